@@ -1,0 +1,35 @@
+public import Foundation
+
+/// A signed provider token (ES256 JWT) for the `authorization: bearer` header.
+///
+/// The JWT itself is reachable only through ``bearerHeaderValue``; `description`, `debugDescription` and
+/// reflection show the key id and issue time, so a token cannot reach a log by interpolation or `dump`.
+public struct ProviderToken: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    private let jwt: String
+    public let keyID: String
+    public let teamID: String
+    /// The `iat` claim: when the token was signed, in whole seconds.
+    public let issuedAt: Date
+
+    init(jwt: String, keyID: String, teamID: String, issuedAt: Date) {
+        self.jwt = jwt
+        self.keyID = keyID
+        self.teamID = teamID
+        self.issuedAt = issuedAt
+    }
+
+    /// `bearer <JWT>`: the value of the `authorization` header. Send it; never log it.
+    public var bearerHeaderValue: String { "bearer \(jwt)" }
+
+    /// How old the token is at `now`.
+    public func age(at now: Date) -> TimeInterval { now.timeIntervalSince(issuedAt) }
+
+    public var description: String {
+        "ProviderToken(kid: \(keyID), iss: \(teamID), iat: \(Int64(issuedAt.timeIntervalSince1970)), jwt: <redacted>)"
+    }
+
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

@@ -1,0 +1,51 @@
+/// The `apns-id` header: a canonical, lowercase UUID (8-4-4-4-12 hex digits) naming one notification.
+public struct APNsID: Hashable, Sendable, CustomStringConvertible {
+    public let value: String
+
+    /// Accepts only the canonical lowercase form, as APNs does; anything else is `BadMessageId`.
+    public init(_ value: String) throws(NotificationError) {
+        guard Self.isCanonical(value) else {
+            throw NotificationError(.badMessageID, "apns-id must be a lowercase UUID (8-4-4-4-12 hex digits), not \(value)")
+        }
+        self.value = value
+    }
+
+    /// Formats 16 bytes as a UUID string, stamping the version and RFC 4122 variant bits.
+    ///
+    /// - Parameter version: 4 for random bytes, 8 for bytes derived from a name (e.g. a job id).
+    public init(bytes: [UInt8], version: UInt8) {
+        precondition(bytes.count == 16, "a UUID has 16 bytes")
+        var bytes = bytes
+        bytes[6] = (bytes[6] & 0x0F) | (version << 4)
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for (index, byte) in bytes.enumerated() {
+            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
+            text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+        }
+        value = String(decoding: text, as: UTF8.self)
+    }
+
+    /// A new random (version 4) identifier.
+    public static func random() -> APNsID {
+        var generator = SystemRandomNumberGenerator()
+        return APNsID(bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }, version: 4)
+    }
+
+    public var description: String { value }
+
+    private static func isCanonical(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                else { return false }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,59 @@
+/// The per-type rules from the APNs reference: topic suffix, priorities, payload limit, auth.
+extension PushType {
+    /// The suffix `apns-topic` must carry after the bundle ID; `nil` where the topic is the bundle ID itself
+    /// (alert, background) or not derived from one (mdm: the UID from the MDM push certificate).
+    public var topicSuffix: String? {
+        switch self {
+        case .alert, .background, .mdm, .unknown: nil
+        case .location: ".location-query"
+        case .voip: ".voip"
+        case .complication: ".complication"
+        case .fileProvider: ".pushkit.fileprovider"
+        case .liveActivity: ".push-type.liveactivity"
+        case .pushToTalk: ".voip-ptt"
+        case .widgets: ".push-type.widgets"
+        case .controls: ".push-type.controls"
+        }
+    }
+
+    /// The priorities APNs accepts for this type: background only 5; alert and Live Activities 10 or 5.
+    public var allowedPriorities: Set<NotificationPriority> {
+        switch self {
+        case .background: [.conservePower]
+        case .alert, .liveActivity: [.immediate, .conservePower]
+        default: Set(NotificationPriority.allCases)
+        }
+    }
+
+    /// The priority used when a request names none: 5 for background, 10 otherwise (APNs' own default).
+    public var defaultPriority: NotificationPriority {
+        self == .background ? .conservePower : .immediate
+    }
+
+    /// The largest payload APNs accepts for this type, in bytes: 5120 for VoIP, 4096 for the rest.
+    public var maximumPayloadSize: Int {
+        self == .voip ? 5120 : 4096
+    }
+
+    /// Whether APNs serves this type on token-based connections only.
+    public var requiresTokenAuthentication: Bool {
+        self == .location || self == .liveActivity
+    }
+
+    /// Checks that `topic` fits this push type: the required suffix after a non-empty bundle ID, or, for
+    /// alert and background, no other type's suffix (a bundle topic with ".voip" is a VoIP topic).
+    public func validate(topic: String) throws(NotificationError) {
+        guard !topic.isEmpty else {
+            throw NotificationError(.missingTopic, "the topic is empty")
+        }
+        if let suffix = topicSuffix {
+            guard topic.hasSuffix(suffix), topic.utf8.count > suffix.utf8.count else {
+                throw NotificationError(.topicMismatch, "push type \(self) needs a topic of the form <bundle id>\(suffix), not \(topic)")
+            }
+        } else if self == .alert || self == .background,
+            let other = PushType.known.first(where: { $0.topicSuffix.map(topic.hasSuffix) ?? false })
+        {
+            throw NotificationError(.topicMismatch, "topic \(topic) is a \(other) topic, but the push type is \(self)")
+        }
+    }
+}
