@@ -1,0 +1,85 @@
+internal import CRabbitMQ
+
+/// A failure talking to the broker, with what was being done and who failed: the library, or the broker.
+///
+/// Every rabbitmq-c status code and RPC reply becomes this error in one place (``AMQPError/check(_:_:)``
+/// and ``AMQPError/check(reply:_:)``), so callers branch on ``Code`` instead of C enums.
+public struct AMQPError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: Hashable, Sendable {
+        /// rabbitmq-c reported a status (socket error, timeout, heartbeat timeout …); the raw status is kept.
+        case library(status: Int32)
+        /// The broker closed the channel or connection with an AMQP reply code (e.g. 404 NOT_FOUND, 406).
+        case brokerClosed(replyCode: UInt16)
+        /// The socket reached end of file: the broker or the network went away.
+        case connectionLost
+    }
+
+    public let code: Code
+    /// What the worker was doing, e.g. "open socket to 127.0.0.1:5672".
+    public let operation: String
+    /// rabbitmq-c's or the broker's explanation. Never contains credentials.
+    public let message: String
+
+    public init(_ code: Code, operation: String, message: String) {
+        self.code = code
+        self.operation = operation
+        self.message = message
+    }
+
+    public var description: String { "AMQP: \(operation) failed: \(message)" }
+
+    /// Whether a new connection could succeed where this one failed (as opposed to, say, bad credentials).
+    public var isConnectionLevel: Bool {
+        switch code {
+        case .connectionLost, .library: true
+        case .brokerClosed(let replyCode): replyCode == 320 || replyCode == 501 || replyCode == 504
+        }
+    }
+}
+
+extension AMQPError {
+    /// Turns a rabbitmq-c status code into an error; `AMQP_STATUS_OK` (0) passes.
+    static func check(_ status: Int32, _ operation: @autoclosure () -> String) throws(AMQPError) {
+        guard status != AMQP_STATUS_OK.rawValue else { return }
+        throw AMQPError(.library(status: status), operation: operation(), message: String(cString: amqp_error_string2(status)))
+    }
+
+    /// Turns an RPC reply into an error; `AMQP_RESPONSE_NORMAL` passes.
+    static func check(reply: amqp_rpc_reply_t, _ operation: @autoclosure () -> String) throws(AMQPError) {
+        switch reply.reply_type {
+        case AMQP_RESPONSE_NORMAL:
+            return
+        case AMQP_RESPONSE_NONE:
+            throw AMQPError(.connectionLost, operation: operation(), message: "the broker closed the socket")
+        case AMQP_RESPONSE_LIBRARY_EXCEPTION:
+            try check(reply.library_error == 0 ? AMQP_STATUS_UNEXPECTED_STATE.rawValue : reply.library_error, operation())
+            return
+        default:
+            throw brokerClosed(reply.reply, operation())
+        }
+    }
+
+    /// Reads the reply code and text of a `channel.close` or `connection.close` the broker sent.
+    static func brokerClosed(_ method: amqp_method_t, _ operation: String) -> AMQPError {
+        if method.id == CRabbitMQ_method_channel_close(), let decoded = method.decoded {
+            let close = decoded.assumingMemoryBound(to: amqp_channel_close_t.self).pointee
+            return AMQPError(.brokerClosed(replyCode: close.reply_code), operation: operation, message: "channel closed by the broker: \(String(amqpBytes: close.reply_text))")
+        }
+        if method.id == CRabbitMQ_method_connection_close(), let decoded = method.decoded {
+            let close = decoded.assumingMemoryBound(to: amqp_connection_close_t.self).pointee
+            return AMQPError(.brokerClosed(replyCode: close.reply_code), operation: operation, message: "connection closed by the broker: \(String(amqpBytes: close.reply_text))")
+        }
+        return AMQPError(.brokerClosed(replyCode: 0), operation: operation, message: "unexpected method 0x\(String(method.id, radix: 16)) from the broker")
+    }
+}
+
+extension String {
+    /// Copies an `amqp_bytes_t` (library-owned, released with the frame buffers) into a Swift string.
+    init(amqpBytes bytes: amqp_bytes_t) {
+        guard let pointer = bytes.bytes, bytes.len > 0 else {
+            self = ""
+            return
+        }
+        self = String(decoding: UnsafeRawBufferPointer(start: pointer, count: bytes.len), as: UTF8.self)
+    }
+}
