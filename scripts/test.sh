@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The whole test suite: starts a private RabbitMQ (scripts/rabbitmq.sh), runs `swift test`, stops the
+# broker whatever happened, and exits with the tests' status.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/rabbitmq.sh start
+trap 'scripts/rabbitmq.sh stop' EXIT
+eval "$(scripts/rabbitmq.sh env)"
+swift build --build-tests
+swift test "$@"
