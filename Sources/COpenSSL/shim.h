@@ -10,6 +10,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
+#include <openssl/provider.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -43,6 +44,11 @@ static inline long COpenSSL_SSL_CTX_add_extra_chain_cert(SSL_CTX *ctx, X509 *cer
 // BIO_get_mem_data is a macro over BIO_ctrl; it exposes a memory BIO's bytes without a copy.
 static inline long COpenSSL_BIO_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);
+}
+
+// BIO_set_mem_eof_return is a macro over BIO_ctrl; an empty read BIO must mean "wait", not EOF.
+static inline long COpenSSL_BIO_set_mem_eof_return_retry(BIO *bio) {
+    return BIO_set_mem_eof_return(bio, -1);
 }
 
 // OPENSSL_free is a macro that adds __FILE__/__LINE__ to CRYPTO_free.

@@ -20,7 +20,7 @@ public enum Fixtures {
 
     /// Copies a fixture to a new private temporary file with `mode`, since git does not keep file modes.
     public static func privateCopy(of relative: String, mode: Int = 0o600) throws -> String {
-        try TemporaryFile.write(try text(relative), mode: mode)
+        try TemporaryFile.write(Data(contentsOf: URL(fileURLWithPath: path(relative))), mode: mode)
     }
 }
 
@@ -34,8 +34,13 @@ public enum TemporaryFile {
 
     /// Writes `text` to a new file with the given POSIX mode and returns its path.
     public static func write(_ text: String, mode: Int) throws -> String {
+        try write(Data(text.utf8), mode: mode)
+    }
+
+    /// Writes `data` to a new file with the given POSIX mode and returns its path.
+    public static func write(_ data: Data, mode: Int) throws -> String {
         let url = folder.appendingPathComponent(UUID().uuidString)
-        try Data(text.utf8).write(to: url)
+        try data.write(to: url)
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
         return url.path
     }

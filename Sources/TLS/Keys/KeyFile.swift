@@ -1,4 +1,4 @@
-internal import Foundation
+public import Foundation
 
 /// Reads private-key files, refusing ones that other users could read.
 public enum KeyFile {
@@ -8,6 +8,15 @@ public enum KeyFile {
     /// is refused unless `allowGroupOrOtherAccess` says the operator accepts it (some secret mounts cannot
     /// set modes).
     public static func read(path: String, allowGroupOrOtherAccess: Bool = false) throws -> String {
+        let data = try read(bytesAt: path, allowGroupOrOtherAccess: allowGroupOrOtherAccess)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw KeyError(.malformedKey, "key file \(path) is not text (expected a PEM file)")
+        }
+        return text
+    }
+
+    /// Returns the bytes of the key file at `path` (PKCS#12 bundles are binary), with the same checks.
+    public static func read(bytesAt path: String, allowGroupOrOtherAccess: Bool = false) throws -> Data {
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -26,9 +35,6 @@ public enum KeyFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw KeyError(.unreadableFile, "cannot read key file \(path)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw KeyError(.malformedKey, "key file \(path) is not text (expected a PEM file)")
-        }
-        return text
+        return data
     }
 }
