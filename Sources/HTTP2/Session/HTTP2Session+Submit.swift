@@ -1,0 +1,109 @@
+internal import CNGHTTP2
+
+extension HTTP2Session {
+    /// Starts a request (client role) and returns its stream id. The body is sent as DATA frames.
+    ///
+    /// nghttp2 queues the request if the server's stream limit is reached; callers that want to honour
+    /// the limit themselves check ``remoteMaxConcurrentStreams`` first.
+    public func submitRequest(headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) -> Int32 {
+        let streamID = try withNameValuePairs(headers) { pairs throws(HTTP2Error) in
+            try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in
+                try HTTP2Error.check(nghttp2_submit_request(session, nil, pairs.baseAddress, pairs.count, provider, nil), "submit request")
+            }
+        }
+        streams[streamID, default: StreamState()].outgoingBody = body
+        return streamID
+    }
+
+    /// Answers a request (server role).
+    public func submitResponse(streamID: Int32, headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) {
+        streams[streamID, default: StreamState()].outgoingBody = body
+        _ = try withNameValuePairs(headers) { pairs throws(HTTP2Error) in
+            try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in
+                try HTTP2Error.check(
+                    nghttp2_submit_response(session, streamID, pairs.baseAddress, pairs.count, provider),
+                    "submit response on stream \(streamID)"
+                )
+            }
+        }
+    }
+
+    /// Resets a stream (RST_STREAM), e.g. CANCEL after a request timed out.
+    public func resetStream(_ streamID: Int32, errorCode: HTTP2ErrorCode) throws(HTTP2Error) {
+        try HTTP2Error.check(nghttp2_submit_rst_stream(session, 0, streamID, errorCode.rawValue), "reset stream \(streamID)")
+    }
+
+    /// Sends GOAWAY. `lastStreamID` defaults to the last stream this side processed.
+    public func submitGoAway(lastStreamID: Int32? = nil, errorCode: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) throws(HTTP2Error) {
+        try HTTP2Error.check(
+            nghttp2_submit_goaway(session, 0, lastStreamID ?? lastProcessedStreamID, errorCode.rawValue, debugData, debugData.count),
+            "submit GOAWAY"
+        )
+    }
+
+    /// Sends a PING carrying `payload`; the peer's ACK comes back as ``HTTP2Event/pingAcknowledged(_:)``.
+    public func submitPing(_ payload: UInt64) throws(HTTP2Error) {
+        var bytes = payload.bigEndian
+        _ = try withUnsafeBytes(of: &bytes) { raw throws(HTTP2Error) in
+            try HTTP2Error.check(nghttp2_submit_ping(session, 0, raw.baseAddress?.assumingMemoryBound(to: UInt8.self)), "submit PING")
+        }
+    }
+
+    /// Sends SETTINGS (a server changes MAX_CONCURRENT_STREAMS this way at any time).
+    public func submitSettings(_ settings: HTTP2Settings) throws(HTTP2Error) {
+        var entries: [nghttp2_settings_entry] = []
+        if let streams = settings.maxConcurrentStreams {
+            entries.append(nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: streams))
+        }
+        if let window = settings.initialWindowSize {
+            entries.append(nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: window))
+        }
+        if role == .client {
+            entries.append(nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0))
+        }
+        try HTTP2Error.check(nghttp2_submit_settings(session, 0, entries, entries.count), "submit SETTINGS")
+    }
+
+    /// Ends the session at once with GOAWAY(`errorCode`); pending output still carries the GOAWAY.
+    public func terminate(errorCode: HTTP2ErrorCode) throws(HTTP2Error) {
+        try HTTP2Error.check(nghttp2_session_terminate_session(session, errorCode.rawValue), "terminate session")
+    }
+
+    /// Calls `body` with the DATA source for a message body (the read callback finds the bytes in
+    /// ``streams``), or with nil when there is no body; nghttp2 copies the provider during the call.
+    private func withBodyProvider<T>(
+        hasBody: Bool,
+        _ body: (UnsafePointer<nghttp2_data_provider>?) throws(HTTP2Error) -> T
+    ) throws(HTTP2Error) -> T {
+        guard hasBody else { return try body(nil) }
+        var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: HTTP2Callbacks.readBody)
+        return try withUnsafePointer(to: &provider) { pointer throws(HTTP2Error) in try body(pointer) }
+    }
+
+    /// Lays the fields out in one buffer and calls `body` with `nghttp2_nv`s pointing into it; nghttp2
+    /// copies them during the submit call, so nothing outlives `body`.
+    private func withNameValuePairs<T>(
+        _ headers: [HTTP2Header],
+        _ body: (UnsafeBufferPointer<nghttp2_nv>) throws(HTTP2Error) -> T
+    ) throws(HTTP2Error) -> T {
+        var storage: [UInt8] = []
+        storage.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
+        var spans: [(name: Range<Int>, value: Range<Int>, flags: UInt8)] = []
+        for header in headers {
+            let nameStart = storage.count
+            storage.append(contentsOf: header.name.utf8)
+            let valueStart = storage.count
+            storage.append(contentsOf: header.value.utf8)
+            let flags = header.neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+            spans.append((nameStart..<valueStart, valueStart..<storage.count, flags))
+        }
+        storage.append(0)  // never empty, so the buffer always has a base address
+        return try storage.withUnsafeMutableBufferPointer { buffer throws(HTTP2Error) in
+            let base = buffer.baseAddress!
+            let pairs = spans.map { span in
+                nghttp2_nv(name: base + span.name.lowerBound, value: base + span.value.lowerBound, namelen: span.name.count, valuelen: span.value.count, flags: span.flags)
+            }
+            return try pairs.withUnsafeBufferPointer { pairs throws(HTTP2Error) in try body(pairs) }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Testing
+@testable import HTTP2
+
+@Suite("HTTP/2 sessions wired together in memory")
+struct HTTP2SessionTests {
+    @Test("a request and its response cross with headers and bodies intact, then the stream closes cleanly")
+    func roundTrip() throws {
+        let pair = try SessionPair()
+        let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        let stream = try pair.client.submitRequest(headers: SessionPair.request(extra: [HTTP2Header("apns-topic", "com.example.app")]), body: body)
+        try pair.exchange()
+        let request = try #require(pair.requests.first)
+        #expect(request.streamID == stream)
+        #expect(request.body == body)
+        #expect(request.headers.value(of: "apns-topic") == "com.example.app")
+        #expect(request.headers.value(of: ":path") == "/3/device/abcd")
+
+        try pair.server.submitResponse(streamID: stream, headers: [HTTP2Header(":status", "400")], body: Array(#"{"reason":"BadTopic"}"#.utf8))
+        try pair.exchange()
+        #expect(pair.responses[stream]?.headers.value(of: ":status") == "400")
+        #expect(pair.responses[stream]?.body == Array(#"{"reason":"BadTopic"}"#.utf8))
+        #expect(pair.clientClosures[stream] == .noError)
+        #expect(pair.client.openStreamCount == 0)
+        #expect(pair.server.openStreamCount == 0)
+    }
+
+    @Test("never-indexed fields arrive marked as such; ordinary ones do not")
+    func neverIndexed() throws {
+        let pair = try SessionPair()
+        let headers = SessionPair.request(extra: [HTTP2Header("authorization", "bearer x.y.z", neverIndexed: true), HTTP2Header("apns-topic", "t")])
+        for _ in 0..<2 { _ = try pair.client.submitRequest(headers: headers, body: [1]) }
+        try pair.exchange()
+        #expect(pair.requests.count == 2)
+        for request in pair.requests {
+            let flags = Dictionary(request.headers.map { ($0.name, $0.neverIndexed) }, uniquingKeysWith: { a, _ in a })
+            #expect(flags[":path"] == true)
+            #expect(flags["authorization"] == true)
+            #expect(flags["apns-topic"] == false)
+        }
+    }
+
+    @Test("bodies larger than a frame and the initial window arrive whole", arguments: [16_384, 16_385, 70_000])
+    func largeBodies(size: Int) throws {
+        let pair = try SessionPair()
+        let body = (0..<size).map { UInt8(truncatingIfNeeded: $0 * 31) }
+        let stream = try pair.client.submitRequest(headers: SessionPair.request(), body: body)
+        try pair.exchange()
+        #expect(pair.requests.first?.body == body)
+        try pair.server.submitResponse(streamID: stream, headers: [HTTP2Header(":status", "200")], body: body)
+        try pair.exchange()
+        #expect(pair.responses[stream]?.body == body)
+    }
+
+    @Test("the server's MAX_CONCURRENT_STREAMS reaches the client, and changes when the server changes it")
+    func concurrencySettings() throws {
+        let pair = try SessionPair(serverSettings: HTTP2Settings(maxConcurrentStreams: 1), assumedPeerMaxConcurrentStreams: 1)
+        try pair.exchange()
+        #expect(pair.clientEvents.contains(.remoteSettings(maxConcurrentStreams: 1)))
+        #expect(pair.client.remoteMaxConcurrentStreams == 1)
+        try pair.server.submitSettings(HTTP2Settings(maxConcurrentStreams: 1000))
+        try pair.exchange()
+        #expect(pair.clientEvents.last == .remoteSettings(maxConcurrentStreams: 1000))
+        #expect(pair.client.remoteMaxConcurrentStreams == 1000)
+    }
+
+    @Test("GOAWAY: streams above last-stream-id close as REFUSED_STREAM, those below still get answers")
+    func goAway() throws {
+        let pair = try SessionPair()
+        let ids = try (0..<4).map { _ in try pair.client.submitRequest(headers: SessionPair.request(), body: [1]) }
+        try pair.exchange()
+        #expect(pair.requests.count == 4)
+        try pair.server.submitGoAway(lastStreamID: ids[1], errorCode: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
+        try pair.exchange()
+        #expect(pair.clientEvents.contains(.goAway(lastStreamID: ids[1], errorCode: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))))
+        #expect(pair.clientClosures[ids[2]] == .refusedStream)
+        #expect(pair.clientClosures[ids[3]] == .refusedStream)
+        #expect(pair.clientClosures[ids[0]] == nil)
+        for id in ids.prefix(2) { try pair.server.submitResponse(streamID: id, headers: [HTTP2Header(":status", "200")], body: []) }
+        try pair.exchange()
+        #expect(pair.responses[ids[0]] != nil && pair.responses[ids[1]] != nil)
+    }
+
+    @Test("a REFUSED_STREAM reset is reported as a reset and a refused closure")
+    func refusedStream() throws {
+        let pair = try SessionPair()
+        let id = try pair.client.submitRequest(headers: SessionPair.request(), body: [1])
+        try pair.exchange()
+        try pair.server.resetStream(id, errorCode: .refusedStream)
+        try pair.exchange()
+        #expect(pair.clientEvents.contains(.streamReset(streamID: id, errorCode: .refusedStream)))
+        #expect(pair.clientClosures[id] == .refusedStream)
+    }
+
+    @Test("a client reset (CANCEL) closes the stream on both sides")
+    func cancel() throws {
+        let pair = try SessionPair()
+        let id = try pair.client.submitRequest(headers: SessionPair.request(), body: [1])
+        try pair.exchange()
+        try pair.client.resetStream(id, errorCode: .cancel)
+        try pair.exchange()
+        #expect(pair.clientClosures[id] == .cancel)
+        #expect(pair.serverEvents.contains(.streamReset(streamID: id, errorCode: .cancel)))
+        #expect(pair.server.openStreamCount == 0)
+    }
+
+    @Test("a PING is acknowledged with its payload")
+    func ping() throws {
+        let pair = try SessionPair()
+        try pair.client.submitPing(0x0102_0304_0506_0708)
+        try pair.exchange()
+        #expect(pair.clientEvents.contains(.pingAcknowledged(0x0102_0304_0506_0708)))
+    }
+
+    @Test("a thousand concurrent streams all complete")
+    func manyStreams() throws {
+        let pair = try SessionPair(serverSettings: HTTP2Settings(maxConcurrentStreams: 1000))
+        try pair.exchange()
+        let ids = try (0..<1000).map { i in try pair.client.submitRequest(headers: SessionPair.request(path: "/3/device/\(i)"), body: [UInt8(i & 0xFF)]) }
+        try pair.exchange()
+        #expect(pair.requests.count == 1000)
+        for request in pair.requests {
+            try pair.server.submitResponse(streamID: request.streamID, headers: [HTTP2Header(":status", "200")], body: [])
+        }
+        try pair.exchange()
+        #expect(Set(pair.responses.keys) == Set(ids))
+    }
+
+    @Test("bytes that are not HTTP/2 are a protocol failure")
+    func garbage() throws {
+        let server = try HTTP2Session(role: .server)
+        let error = #expect(throws: HTTP2Error.self) {
+            try Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { try server.receive($0) }
+        }
+        #expect(error?.code != nil)
+        _ = server.takeEvents()
+    }
+}
