@@ -1,0 +1,63 @@
+public import HTTP2
+public import TLS
+
+/// TLS and HTTP/2 stacked on one byte stream, with no I/O: ciphertext in, events and ciphertext out.
+///
+/// The HTTP/2 session is created when the TLS handshake completes (ALPN has then agreed on h2). Not
+/// `Sendable`: it belongs to the event loop of its connection, like the two cores it joins.
+public final class SecureHTTP2Pipe {
+    public let tls: TLSConnection
+    /// The HTTP/2 session, once the handshake is complete.
+    public private(set) var session: HTTP2Session?
+    /// True once the peer sent TLS close_notify.
+    public private(set) var peerClosed = false
+    private let makeSession: () throws -> HTTP2Session
+
+    public init(tls: TLSConnection, makeSession: @escaping () throws -> HTTP2Session) {
+        self.tls = tls
+        self.makeSession = makeSession
+    }
+
+    /// Starts the handshake (a client's ClientHello); servers wait for the peer instead.
+    public func start() throws {
+        _ = try advanceHandshake()
+    }
+
+    /// Feeds bytes read from the socket.
+    ///
+    /// - Returns: true when this call completed the handshake (the session exists from now on).
+    public func receive(_ ciphertext: UnsafeRawBufferPointer) throws -> Bool {
+        tls.receiveCiphertext(ciphertext)
+        var completed = false
+        if session == nil {
+            completed = try advanceHandshake()
+            guard completed else { return false }
+        }
+        guard let session else { return completed }
+        if try !tls.readPlaintext({ try session.receive($0) }) {
+            peerClosed = true
+        }
+        return completed
+    }
+
+    /// Moves every frame the session wants to send into TLS; the ciphertext waits for ``readCiphertext(into:)``.
+    public func flushSession() throws {
+        guard let session else { return }
+        try session.send { try tls.writePlaintext($0) }
+    }
+
+    /// Bytes waiting for the socket.
+    public var pendingCiphertextCount: Int { tls.pendingCiphertextCount }
+
+    /// Moves pending bytes for the socket into `buffer`; returns how many.
+    public func readCiphertext(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        tls.readCiphertext(into: buffer)
+    }
+
+    private func advanceHandshake() throws -> Bool {
+        guard try tls.continueHandshake() else { return false }
+        session = try makeSession()
+        try flushSession()
+        return true
+    }
+}
