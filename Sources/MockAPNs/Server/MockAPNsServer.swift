@@ -1,0 +1,82 @@
+import HTTP2
+public import Logging
+public import NIOCore
+public import NIOPosix
+import Synchronization
+import TLS
+import Transport
+
+/// A mock APNs: TLS + HTTP/2 on the same cores as the client, validating like APNs, injecting faults on
+/// command, and recording what it accepted.
+public final class MockAPNsServer: Sendable {
+    public let configuration: MockServerConfiguration
+    public let recorder = DeliveryRecorder()
+    let validator: RequestValidator
+    private let context: TLSContext
+    private let group: any EventLoopGroup
+    private let logger: Logger
+    private let state = Mutex<(faults: MockFaults, forcedRemaining: Int, channel: (any Channel)?)>((MockFaults(), 0, nil))
+
+    public init(configuration: MockServerConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger = Logger(label: "apns.mock")) throws {
+        self.configuration = configuration
+        self.group = group
+        self.logger = logger
+        context = try TLSContext(server: configuration.tls)
+        validator = RequestValidator(configuration: configuration.apns, clock: configuration.clock)
+        setFaults(configuration.faults)
+    }
+
+    /// Starts listening and returns the port (the configured one, or the one the system picked).
+    @discardableResult
+    public func start() async throws -> Int {
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = SecureHTTP2Handler(pipe: SecureHTTP2Pipe(tls: try TLSConnection(context: context)) {
+                        // One stream until a push with a valid token succeeds; certificate connections are raised at once.
+                        try HTTP2Session(role: .server, settings: HTTP2Settings(maxConcurrentStreams: 1))
+                    })
+                    let connection = MockConnection(server: self, handler: handler, eventLoop: channel.eventLoop)
+                    handler.delegate = connection
+                    // The handler holds its delegate weakly; the channel keeps the connection alive.
+                    channel.closeFuture.whenComplete { _ in _ = connection }
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
+            }
+            .bind(host: configuration.host, port: configuration.port)
+            .get()
+        state.withLock { $0.channel = channel }
+        let port = channel.localAddress?.port ?? configuration.port
+        logger.info("mock APNs listening", metadata: ["address": "\(configuration.host):\(port)"])
+        return port
+    }
+
+    /// Stops listening; open connections close with their clients.
+    public func stop() async {
+        let channel = state.withLock { state in
+            defer { state.channel = nil }
+            return state.channel
+        }
+        try? await channel?.close()
+    }
+
+    /// The faults in force now.
+    public var faults: MockFaults { state.withLock { $0.faults } }
+
+    /// Replaces the faults in force; `forcedReasonCount` starts counting anew.
+    public func setFaults(_ faults: MockFaults) {
+        state.withLock { $0 = (faults, faults.forcedReason == nil ? 0 : faults.forcedReasonCount, $0.channel) }
+    }
+
+    /// Takes one of the remaining forced rejections, if any.
+    func takeForcedReason() -> String? {
+        state.withLock { state in
+            guard let reason = state.faults.forcedReason, state.forcedRemaining > 0 else { return nil }
+            state.forcedRemaining -= 1
+            return reason
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Faults the mock injects, set at start or changed while it runs (``MockAPNsServer/setFaults(_:)``, or
+/// `POST /_mock/faults` with this as JSON). Counts are per connection unless stated otherwise.
+public struct MockFaults: Codable, Hashable, Sendable {
+    /// Send GOAWAY after this many requests on a connection: those up to it are answered, later ones
+    /// are not processed (the client must re-send them elsewhere).
+    public var goAwayAfterStreams: Int?
+    /// The reason in the GOAWAY's JSON debug data.
+    public var goAwayReason: String = "Shutdown"
+    /// Reset every Nth request with RST_STREAM(INTERNAL_ERROR) instead of answering.
+    public var resetEvery: Int?
+    /// Refuse every Nth request with RST_STREAM(REFUSED_STREAM): not processed.
+    public var refuseEvery: Int?
+    /// Never answer every Nth request (the client's request timeout must fire).
+    public var stallEvery: Int?
+    /// Close the TCP connection abruptly (RST, no TLS goodbye) after this many requests.
+    public var closeAfterStreams: Int?
+    /// Delay before each answer.
+    public var latency: Latency = .none
+    /// Fraction (0...1) of valid requests answered with ``errorStatus`` instead of being accepted.
+    public var errorRate: Double = 0
+    /// 429 (TooManyRequests), 500 (InternalServerError) or 503 (ServiceUnavailable).
+    public var errorStatus: Int = 503
+    /// `Retry-After` seconds sent with injected errors.
+    public var retryAfterSeconds: Int?
+    /// Answer the next ``forcedReasonCount`` requests (across all connections) with this reason, e.g.
+    /// "ExpiredProviderToken" or "TooManyProviderTokenUpdates", after validation passed.
+    public var forcedReason: String?
+    public var forcedReasonCount: Int = 0
+    /// Stop reading the socket for this many milliseconds after each read (a slow server).
+    public var slowReadMilliseconds: Int?
+
+    /// How long answers take.
+    public enum Latency: Codable, Hashable, Sendable {
+        case none
+        case fixed(milliseconds: Double)
+        case uniform(minimumMilliseconds: Double, maximumMilliseconds: Double)
+        case exponential(meanMilliseconds: Double)
+
+        /// One draw, in milliseconds.
+        func sample() -> Double {
+            switch self {
+            case .none: 0
+            case .fixed(let value): value
+            case .uniform(let low, let high): Double.random(in: low...max(low, high))
+            case .exponential(let mean): -mean * Foundation.log(Double.random(in: Double.leastNonzeroMagnitude..<1))
+            }
+        }
+    }
+
+    public init() {}
+}
