@@ -15,7 +15,14 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "APNsCore", targets: ["APNsCore"]),
+        .executable(name: "apns-worker", targets: ["APNsWorkerCLI"]),
+        .executable(name: "mock-apns", targets: ["MockAPNsCLI"]),
         .executable(name: "apns-bench", targets: ["APNsBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         // C libraries: module map + shim.h each, imported by exactly one Swift module.
@@ -43,11 +50,78 @@ let package = Package(
         // Domain: APNs requests, responses, reasons and provider tokens; no I/O.
         .target(name: "APNsCore", dependencies: ["TLS"], swiftSettings: swiftSettings),
 
+        // TLS + HTTP/2 over one socket: the byte pump both the client and the mock server drive with NIO.
+        .target(
+            name: "Transport",
+            dependencies: [
+                "TLS", "HTTP2",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The APNs client: connections, pools per credential, token policy, GOAWAY and retries.
+        .target(
+            name: "APNsClient",
+            dependencies: [
+                "APNsCore", "TLS", "HTTP2", "Transport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The mock APNs server: validates like APNs, injects faults, records deliveries.
+        .target(
+            name: "MockAPNs",
+            dependencies: [
+                "APNsCore", "TLS", "HTTP2", "Transport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The worker executable: `apns-worker send | version` (more subcommands come with the worker).
+        .executableTarget(
+            name: "APNsWorkerCLI",
+            dependencies: [
+                "APNsCore", "APNsClient", "TLS",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The mock APNs as its own process, for end-to-end runs, fault suites and h2load.
+        .executableTarget(
+            name: "MockAPNsCLI",
+            dependencies: [
+                "APNsCore", "MockAPNs", "TLS",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // Benchmarks: print figures, never pass or fail.
         .executableTarget(name: "APNsBench", dependencies: ["APNsCore", "TLS"], swiftSettings: swiftSettings),
 
         // Test-only helpers: fixture paths, temporary files.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "APNsCore", "APNsClient", "MockAPNs", "TLS",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "APNsClientTests", dependencies: ["APNsClient", "APNsCore", "MockAPNs", "HTTP2", "TLS", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
         .testTarget(name: "AMQPTests", dependencies: ["AMQP"], swiftSettings: swiftSettings),

@@ -1,0 +1,36 @@
+public import APNsCore
+public import TLS
+
+/// How the client proves to APNs who it is: a signing key (provider tokens) or a client certificate.
+///
+/// A credential is known by its `name`, which must be unique within a client: connections are pooled
+/// per (name, endpoint).
+public struct APNsCredential: Sendable, CustomStringConvertible {
+    public enum Authentication: Sendable {
+        /// Token-based: an ES256 JWT from this source in every request's `authorization` header.
+        case token(ProviderTokenSource)
+        /// Certificate-based: the TLS client certificate authenticates the whole connection.
+        case certificate(TLSIdentity)
+    }
+
+    public let name: String
+    public let authentication: Authentication
+
+    public init(name: String, authentication: Authentication) {
+        self.name = name
+        self.authentication = authentication
+    }
+
+    /// Whether requests carry provider tokens (and the stream ramp applies).
+    public var usesTokens: Bool {
+        if case .token = authentication { return true }
+        return false
+    }
+
+    public var description: String {
+        switch authentication {
+        case .token(let source): "\(name) (token, team \(source.signer.teamID), key \(source.signer.keyID))"
+        case .certificate(let identity): "\(name) (certificate, \(identity))"
+        }
+    }
+}

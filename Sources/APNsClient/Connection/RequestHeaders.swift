@@ -1,0 +1,35 @@
+import APNsCore
+import HTTP2
+
+/// The HTTP/2 header block of one notification, encoded as APNs advises.
+///
+/// `:path` (a new device token almost every time) and `authorization` (a secret) are never indexed;
+/// `apns-id` is unique per request, so indexing it would only evict useful entries from APNs' small
+/// HPACK table. Everything else repeats and is indexed.
+enum RequestHeaders {
+    static func make(for request: NotificationRequest, authority: String, token: ProviderToken?) -> [HTTP2Header] {
+        var headers = [
+            HTTP2Header(":method", "POST"),
+            HTTP2Header(":scheme", "https"),
+            HTTP2Header(":authority", authority),
+            HTTP2Header(":path", request.path, neverIndexed: true),
+        ]
+        if let token {
+            headers.append(HTTP2Header("authorization", token.bearerHeaderValue, neverIndexed: true))
+        }
+        headers.append(HTTP2Header("apns-push-type", request.pushType.headerValue))
+        headers.append(HTTP2Header("apns-topic", request.topic))
+        headers.append(HTTP2Header("apns-priority", request.priority.headerValue))
+        if let expiration = request.expiration {
+            headers.append(HTTP2Header("apns-expiration", expiration.headerValue))
+        }
+        if let collapseID = request.collapseID {
+            headers.append(HTTP2Header("apns-collapse-id", collapseID.value))
+        }
+        if let apnsID = request.apnsID {
+            headers.append(HTTP2Header("apns-id", apnsID.value, neverIndexed: true))
+        }
+        headers.append(HTTP2Header("content-type", "application/json"))
+        return headers
+    }
+}

@@ -1,0 +1,159 @@
+import APNsCore
+import Testing
+import TestSupport
+@testable import APNsClient
+@testable import MockAPNs
+
+/// Sends `count` alerts at once and returns each outcome (response or error).
+func sendMany(_ count: Int, client: APNsClient, credential: APNsCredential, endpoint: APNsEndpoint) async throws -> [Result<APNsResponse, APNsSendError>] {
+    try await withThrowingTaskGroup(of: Result<APNsResponse, APNsSendError>.self) { group in
+        for _ in 0..<count {
+            let request = try MockHarness.alert()
+            group.addTask {
+                do {
+                    return .success(try await client.send(request, credential: credential, endpoint: endpoint))
+                } catch let error as APNsSendError {
+                    return .failure(error)
+                }
+            }
+        }
+        var results: [Result<APNsResponse, APNsSendError>] = []
+        for try await result in group { results.append(result) }
+        return results
+    }
+}
+
+@Suite("Client ↔ mock over loopback: faults")
+struct ClientFaultTests {
+    @Test("GOAWAY after N streams: unprocessed streams are re-sent elsewhere and each push is delivered exactly once")
+    func goAwayResend() async throws {
+        let harness = try await MockHarness.start { $0.faults.goAwayAfterStreams = 100 }
+        let client = APNsClient(configuration: MockHarness.clientConfiguration())
+        defer { client.shutdown() }
+        let results = try await sendMany(300, client: client, credential: harness.tokenCredential(), endpoint: harness.endpoint)
+        #expect(results.allSatisfy { (try? $0.get().isAccepted) == true })
+        let recorded = harness.server.recorder.snapshot
+        #expect(recorded.accepted == 300)
+        #expect(recorded.duplicateAPNsIDs.isEmpty)
+        #expect(recorded.goAwaysSent >= 2)
+        let statistics = client.statistics.snapshot
+        #expect(statistics.goAwaysByReason["Shutdown", default: 0] >= 2)
+        #expect(statistics.connectionsEstablished >= 3)
+        await harness.server.stop()
+    }
+
+    @Test("REFUSED_STREAM is re-sent transparently; nothing is lost or duplicated")
+    func refusedStreams() async throws {
+        let harness = try await MockHarness.start { $0.faults.refuseEvery = 4 }
+        let client = APNsClient(configuration: MockHarness.clientConfiguration { $0.maximumTransparentResends = 10 })
+        defer { client.shutdown() }
+        let results = try await sendMany(100, client: client, credential: harness.tokenCredential(), endpoint: harness.endpoint)
+        #expect(results.allSatisfy { (try? $0.get().isAccepted) == true })
+        #expect(harness.server.recorder.snapshot.accepted == 100)
+        #expect(harness.server.recorder.snapshot.duplicateAPNsIDs.isEmpty)
+        #expect(client.statistics.snapshot.refusedStreams >= 20)
+        await harness.server.stop()
+    }
+
+    @Test("an RST_STREAM(INTERNAL_ERROR) is reported as outcome unknown, not re-sent")
+    func resetStreams() async throws {
+        let harness = try await MockHarness.start { $0.faults.resetEvery = 2 }
+        let client = APNsClient(configuration: MockHarness.clientConfiguration())
+        defer { client.shutdown() }
+        let results = try await sendMany(40, client: client, credential: harness.tokenCredential(), endpoint: harness.endpoint)
+        let errors = results.compactMap { if case .failure(let error) = $0 { return error } else { return nil } }
+        #expect(errors.count == harness.server.recorder.snapshot.streamsReset)
+        #expect(!errors.isEmpty)
+        #expect(errors.allSatisfy { $0.code == .streamReset && $0.outcome == .unknown })
+        #expect(harness.server.recorder.snapshot.accepted == 40 - errors.count)
+        await harness.server.stop()
+    }
+
+    @Test("a stalled request times out as outcome unknown and its stream is reset; the connection keeps serving")
+    func stallTimeout() async throws {
+        let harness = try await MockHarness.start()
+        let client = APNsClient(configuration: MockHarness.clientConfiguration { $0.requestTimeout = .milliseconds(300) })
+        defer { client.shutdown() }
+        let credential = try harness.tokenCredential()
+        _ = try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)
+        var faults = MockFaults()
+        faults.stallEvery = 1
+        harness.server.setFaults(faults)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = await #expect(throws: APNsSendError.self) {
+            try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)
+        }
+        #expect(error?.code == .timedOut)
+        #expect(error?.outcome == .unknown)
+        #expect(clock.now - started < .seconds(3))
+        harness.server.setFaults(MockFaults())
+        #expect(try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted)
+        #expect(client.statistics.snapshot.timeouts == 1)
+        await harness.server.stop()
+    }
+
+    @Test("an abrupt TCP close fails in-flight requests as unknown; later requests get a new connection")
+    func abruptClose() async throws {
+        let harness = try await MockHarness.start { $0.faults.closeAfterStreams = 5 }
+        let client = APNsClient(configuration: MockHarness.clientConfiguration())
+        defer { client.shutdown() }
+        let credential = try harness.tokenCredential()
+        var outcomes: [Result<APNsResponse, APNsSendError>] = []
+        for _ in 0..<12 {
+            do {
+                outcomes.append(.success(try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)))
+            } catch let error as APNsSendError {
+                outcomes.append(.failure(error))
+            }
+        }
+        let failures = outcomes.compactMap { if case .failure(let error) = $0 { return error } else { return nil } }
+        #expect(!failures.isEmpty)
+        #expect(failures.allSatisfy { $0.code == .connectionLost && $0.outcome == .unknown })
+        #expect(harness.server.recorder.snapshot.accepted + failures.count == 12)
+        #expect(client.statistics.snapshot.connectionsEstablished >= 2)
+        await harness.server.stop()
+    }
+
+    @Test("a connection whose PINGs go unanswered is replaced")
+    func pingDeath() async throws {
+        let harness = try await MockHarness.start()
+        let client = APNsClient(configuration: MockHarness.clientConfiguration {
+            $0.connectionsPerPool = 1
+            $0.pingInterval = .milliseconds(100)
+            $0.pingTimeout = .milliseconds(150)
+        })
+        defer { client.shutdown() }
+        let credential = try harness.tokenCredential()
+        _ = try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)
+        var faults = MockFaults()
+        faults.slowReadMilliseconds = 600  // the mock stops reading, so PINGs go unanswered
+        harness.server.setFaults(faults)
+        // One more request makes the mock read (and then stall its reads).
+        _ = try? await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(client.statistics.snapshot.pingTimeouts >= 1)
+        harness.server.setFaults(MockFaults())
+        try await Task.sleep(for: .milliseconds(700))  // let the last pause run out
+        #expect(try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted)
+        #expect(client.statistics.snapshot.connectionsEstablished >= 2)
+        #expect(client.statistics.snapshot.lastPingRoundTripNanoseconds != nil || client.statistics.snapshot.pingTimeouts >= 1)
+        await harness.server.stop()
+    }
+
+    @Test("429/500/503 come back as retry-later rejections with Retry-After when sent", arguments: [429, 500, 503])
+    func injectedErrors(status: Int) async throws {
+        let harness = try await MockHarness.start {
+            $0.faults.errorRate = 1
+            $0.faults.errorStatus = status
+            $0.faults.retryAfterSeconds = 3
+        }
+        let client = APNsClient(configuration: MockHarness.clientConfiguration())
+        defer { client.shutdown() }
+        let response = try await client.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
+        #expect(response.rejection?.status == status)
+        #expect(response.rejection?.disposition == .retryLater)
+        #expect(response.rejection?.retryAfterSeconds == 3)
+        await harness.server.stop()
+    }
+}
