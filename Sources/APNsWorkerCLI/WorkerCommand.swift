@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// `apns-worker`: the one executable users run.
+@main
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns-worker",
+        abstract: "Delivers Apple push notifications from RabbitMQ jobs over pooled HTTP/2 connections.",
+        subcommands: [SendCommand.self, VersionCommand.self]
+    )
+}
+
+/// `apns-worker version`.
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the version and the C libraries in use.")
+
+    static let version = "0.1.0"
+
+    func run() {
+        print("apns-worker \(Self.version)")
+    }
+}
