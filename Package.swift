@@ -107,7 +107,11 @@ let package = Package(
         ),
 
         // Benchmarks: print figures, never pass or fail.
-        .executableTarget(name: "APNsBench", dependencies: ["APNsCore", "TLS"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "APNsBench",
+            dependencies: ["APNsCore", "APNsClient", "TLS", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
 
         // Test-only helpers: fixture paths, temporary files.
         .target(

@@ -26,10 +26,10 @@ extension APNsConnection: SecureHTTP2HandlerDelegate {
         let wasReady = phase != .connecting
         phase = .closed
         health.cancel()
+        timeoutSweep?.cancel()
         let lost = pending
         pending.removeAll()
         for (_, stream) in lost {
-            stream.timeout.cancel()
             stream.continuation.resume(returning: .failed(APNsSendError(.connectionLost, .unknown, "the connection closed before APNs answered")))
         }
         if let error { logger.info("connection closed", metadata: ["error": "\(error)"]) }

@@ -6,7 +6,7 @@ import Transport
 
 /// Requests in flight: submitting, answering, timing out, and the token rules that act on answers.
 extension APNsConnection {
-    func start(_ request: NotificationRequest, hasRetriedAfterExpiry: Bool, continuation: CheckedContinuation<StreamOutcome, Never>) {
+    func start(_ request: NotificationRequest, hasRetriedAfterExpiry: Bool, continuation: UnsafeContinuation<StreamOutcome, Never>) {
         guard phase == .ready, let session = handler.session else {
             continuation.resume(returning: .notProcessed("connection \(id) is no longer taking requests"))
             return
@@ -32,14 +32,12 @@ extension APNsConnection {
             }
         }
         do {
-            let streamID = try session.submitRequest(headers: RequestHeaders.make(for: request, authority: endpoint.description, token: token), body: request.payload)
-            let timeout = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.requestTimeout)) { [self] in
-                timedOut(streamID)
-            }
+            let streamID = try session.submitRequest(headers: RequestHeaders.make(for: request, authority: authority, token: token), body: request.payload)
             pending[streamID] = PendingStream(
                 request: request, token: token, hasRetriedAfterExpiry: hasRetriedAfterExpiry,
-                continuation: continuation, timeout: timeout
+                continuation: continuation, deadline: .now() + TimeAmount(configuration.requestTimeout)
             )
+            armTimeoutSweep()
             handler.scheduleFlush()
         } catch {
             continuation.resume(returning: .notProcessed("cannot submit on connection \(id): \(error)"))
@@ -51,12 +49,10 @@ extension APNsConnection {
         switch event {
         case .message(let streamID, let headers, let body):
             guard let stream = pending.removeValue(forKey: streamID) else { return }
-            stream.timeout.cancel()
             let status = headers.value(of: ":status").flatMap(Int.init) ?? 0
             answer(stream, with: APNsResponse(status: status, headers: headers.map { ($0.name, $0.value) }, body: body))
         case .streamClosed(let streamID, let errorCode):
             guard let stream = pending.removeValue(forKey: streamID) else { return }
-            stream.timeout.cancel()
             if errorCode == .refusedStream {
                 statistics.record(.streamRefused)
                 stream.continuation.resume(returning: .notProcessed("stream refused unprocessed"))
@@ -116,6 +112,20 @@ extension APNsConnection {
             }
         } catch {
             stream.continuation.resume(returning: .failed(APNsSendError(.signingFailed, .notProcessed, "cannot sign a provider token: \(error)")))
+        }
+    }
+
+    /// Checks deadlines a few times per request timeout while streams are in flight.
+    private func armTimeoutSweep() {
+        guard timeoutSweep == nil else { return }
+        let interval = max(TimeAmount.milliseconds(10), min(TimeAmount.milliseconds(100), TimeAmount(configuration.requestTimeout / 10)))
+        timeoutSweep = eventLoop.assumeIsolated().scheduleTask(in: interval) { [self] in
+            timeoutSweep = nil
+            let now = NIODeadline.now()
+            for (streamID, stream) in pending where stream.deadline <= now {
+                timedOut(streamID)
+            }
+            if !pending.isEmpty { armTimeoutSweep() }
         }
     }
 

@@ -30,14 +30,21 @@ final class APNsConnection: @unchecked Sendable {
     var tokenState: ConnectionTokenState?
     var pending: [Int32: PendingStream] = [:]
     var health = HealthCheck()
+    var timeoutSweep: Scheduled<Void>?
+    /// `host:port`, built once for every request's `:authority`.
+    let authority: String
 
-    /// A request in flight, with what its continuation needs.
+    /// A request in flight, with what its continuation needs. The continuation is unsafe (unchecked) to
+    /// spare an allocation per request; it is resumed exactly once because a stream leaves ``pending``
+    /// before its continuation is resumed, and only streams in ``pending`` are ever resumed.
     struct PendingStream {
         let request: NotificationRequest
         let token: ProviderToken?
         let hasRetriedAfterExpiry: Bool
-        let continuation: CheckedContinuation<StreamOutcome, Never>
-        let timeout: Scheduled<Void>
+        let continuation: UnsafeContinuation<StreamOutcome, Never>
+        /// When the request times out. Checked by a sweep rather than a timer per request: cancelling
+        /// one of a thousand scheduled tasks costs a search of NIO's timer heap, on every answer.
+        let deadline: NIODeadline
     }
 
     init(
@@ -58,6 +65,7 @@ final class APNsConnection: @unchecked Sendable {
         self.configuration = configuration
         self.statistics = statistics
         self.report = report
+        authority = endpoint.description
         var logger = logger
         logger[metadataKey: "apns.connection"] = "\(id)"
         self.logger = logger
@@ -111,7 +119,7 @@ final class APNsConnection: @unchecked Sendable {
 
     /// Runs `request` on this connection and waits for how it ended.
     func execute(_ request: NotificationRequest) async -> StreamOutcome {
-        await withCheckedContinuation { continuation in
+        await withUnsafeContinuation { continuation in
             eventLoop.execute { self.start(request, hasRetriedAfterExpiry: false, continuation: continuation) }
         }
     }

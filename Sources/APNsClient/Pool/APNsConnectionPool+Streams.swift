@@ -9,10 +9,18 @@ extension APNsConnectionPool {
         case wait
     }
 
+    /// A stream on the connection with the most free streams, waiting in line when none is free.
+    ///
+    /// The common case (a stream is free) takes the lock once and suspends nothing. Waiters hold unsafe
+    /// continuations: each leaves ``PoolState/waiters`` under the lock before it is resumed, so it is
+    /// resumed exactly once.
     func acquire() async throws -> APNsConnection {
+        if let connection = state.withLock({ state in state.isShutDown ? nil : state.reserveBest() }) {
+            return connection
+        }
         let id = nextWaiterID()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 let reservation = state.withLock { state -> Reservation in
                     if state.isShutDown { return .fail(APNsSendError(.shutdown, .notProcessed, "the client is shutting down")) }
                     state.isStarted = true
@@ -20,7 +28,7 @@ extension APNsConnectionPool {
                     guard state.waiters.count < configuration.maximumWaitingRequests else {
                         return .fail(APNsSendError(.overloaded, .notProcessed, "\(state.waiters.count) requests already wait for a stream"))
                     }
-                    state.waiters.append(PoolState.Waiter(id: id, continuation: continuation))
+                    state.waiters.append(PoolState.Waiter(id: id, continuation: continuation, deadline: .now() + TimeAmount(configuration.requestTimeout)))
                     return .wait
                 }
                 switch reservation {
@@ -29,13 +37,12 @@ extension APNsConnectionPool {
                 case .fail(let error):
                     continuation.resume(throwing: error)
                 case .wait:
-                    armWaitTimeout(id)
+                    armWaiterSweep()
                     ensureConnections()
                 }
             }
         } onCancel: {
             if let waiter = state.withLock({ $0.removeWaiter(id) }) {
-                waiter.timeout?.cancel()
                 waiter.continuation.resume(throwing: CancellationError())
             }
         }
@@ -51,7 +58,6 @@ extension APNsConnectionPool {
 
     func resume(_ served: [(PoolState.Waiter, APNsConnection)]) {
         for (waiter, connection) in served {
-            waiter.timeout?.cancel()
             waiter.continuation.resume(returning: connection)
         }
     }
@@ -62,24 +68,32 @@ extension APNsConnectionPool {
             return Array(state.waiters)
         }
         for waiter in waiters {
-            waiter.timeout?.cancel()
             waiter.continuation.resume(throwing: error)
         }
     }
 
-    private func armWaitTimeout(_ id: UInt64) {
-        let timeout = group.next().scheduleTask(in: TimeAmount(configuration.requestTimeout)) { [self] in
-            guard let waiter = state.withLock({ $0.removeWaiter(id) }) else { return }
-            waiter.continuation.resume(
-                throwing: APNsSendError(.timedOut, .notProcessed, "no stream became free within \(configuration.requestTimeout)")
-            )
-        }
-        let stillWaiting = state.withLock { state -> Bool in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
-            state.waiters[index].timeout = timeout
+    /// Fails callers that waited longer than the request timeout, checking a few times per timeout
+    /// while anyone waits.
+    private func armWaiterSweep() {
+        let arm = state.withLock { state -> Bool in
+            guard !state.waiterSweepScheduled, !state.waiters.isEmpty else { return false }
+            state.waiterSweepScheduled = true
             return true
         }
-        if !stillWaiting { timeout.cancel() }
+        guard arm else { return }
+        let interval = max(TimeAmount.milliseconds(10), min(TimeAmount.milliseconds(100), TimeAmount(configuration.requestTimeout / 10)))
+        group.next().scheduleTask(in: interval) { [self] in
+            let expired = state.withLock { state in
+                state.waiterSweepScheduled = false
+                return state.removeExpiredWaiters(now: .now())
+            }
+            for waiter in expired {
+                waiter.continuation.resume(
+                    throwing: APNsSendError(.timedOut, .notProcessed, "no stream became free within \(configuration.requestTimeout)")
+                )
+            }
+            armWaiterSweep()
+        }
     }
 
     private func nextWaiterID() -> UInt64 {

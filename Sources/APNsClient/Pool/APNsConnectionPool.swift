@@ -78,7 +78,6 @@ final class APNsConnectionPool: Sendable {
             return (waiters, state.entries.values.map(\.connection))
         }
         for waiter in waiters {
-            waiter.timeout?.cancel()
             waiter.continuation.resume(throwing: APNsSendError(.shutdown, .notProcessed, "the client is shutting down"))
         }
         for connection in connections { connection.retire(reason: "client shutdown") }

@@ -15,8 +15,9 @@ struct PoolState {
 
     struct Waiter {
         let id: UInt64
-        let continuation: CheckedContinuation<APNsConnection, any Error>
-        var timeout: Scheduled<Void>?
+        let continuation: UnsafeContinuation<APNsConnection, any Error>
+        /// When the caller stops waiting; checked by a sweep, as the connections check their streams.
+        let deadline: NIODeadline
     }
 
     var entries: [Int: Entry] = [:]
@@ -25,6 +26,7 @@ struct PoolState {
     var consecutiveFailures = 0
     var lastAttempt: NIODeadline?
     var connectScheduled = false
+    var waiterSweepScheduled = false
     var isShutDown = false
     /// Set at the first `send`: a pool keeps its connections up from then on.
     var isStarted = false
@@ -49,6 +51,14 @@ struct PoolState {
             served.append((waiters.removeFirst(), connection))
         }
         return served
+    }
+
+    /// Takes out every waiter whose deadline has passed.
+    mutating func removeExpiredWaiters(now: NIODeadline) -> [Waiter] {
+        guard waiters.contains(where: { $0.deadline <= now }) else { return [] }
+        let expired = waiters.filter { $0.deadline <= now }
+        waiters.removeAll { $0.deadline <= now }
+        return Array(expired)
     }
 
     mutating func removeWaiter(_ id: UInt64) -> Waiter? {

@@ -7,21 +7,22 @@ public import Foundation
 public struct ProviderToken: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    private let jwt: String
+    /// `bearer <JWT>`, built once: it goes into every request on the connection.
+    private let bearer: String
     public let keyID: String
     public let teamID: String
     /// The `iat` claim: when the token was signed, in whole seconds.
     public let issuedAt: Date
 
     init(jwt: String, keyID: String, teamID: String, issuedAt: Date) {
-        self.jwt = jwt
+        bearer = "bearer \(jwt)"
         self.keyID = keyID
         self.teamID = teamID
         self.issuedAt = issuedAt
     }
 
     /// `bearer <JWT>`: the value of the `authorization` header. Send it; never log it.
-    public var bearerHeaderValue: String { "bearer \(jwt)" }
+    public var bearerHeaderValue: String { bearer }
 
     /// How old the token is at `now`.
     public func age(at now: Date) -> TimeInterval { now.timeIntervalSince(issuedAt) }

@@ -80,30 +80,33 @@ extension HTTP2Session {
         return try withUnsafePointer(to: &provider) { pointer throws(HTTP2Error) in try body(pointer) }
     }
 
-    /// Lays the fields out in one buffer and calls `body` with `nghttp2_nv`s pointing into it; nghttp2
-    /// copies them during the submit call, so nothing outlives `body`.
+    /// Lays the fields out in one stack buffer and calls `body` with `nghttp2_nv`s pointing into it;
+    /// nghttp2 copies them during the submit call, so nothing outlives `body` and nothing is allocated.
     private func withNameValuePairs<T>(
         _ headers: [HTTP2Header],
         _ body: (UnsafeBufferPointer<nghttp2_nv>) throws(HTTP2Error) -> T
     ) throws(HTTP2Error) -> T {
-        var storage: [UInt8] = []
-        storage.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
-        var spans: [(name: Range<Int>, value: Range<Int>, flags: UInt8)] = []
-        for header in headers {
-            let nameStart = storage.count
-            storage.append(contentsOf: header.name.utf8)
-            let valueStart = storage.count
-            storage.append(contentsOf: header.value.utf8)
-            let flags = header.neverIndexed ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
-            spans.append((nameStart..<valueStart, valueStart..<storage.count, flags))
-        }
-        storage.append(0)  // never empty, so the buffer always has a base address
-        return try storage.withUnsafeMutableBufferPointer { buffer throws(HTTP2Error) in
-            let base = buffer.baseAddress!
-            let pairs = spans.map { span in
-                nghttp2_nv(name: base + span.name.lowerBound, value: base + span.value.lowerBound, namelen: span.name.count, valuelen: span.value.count, flags: span.flags)
+        let byteCount = headers.reduce(1) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        let noIndex = UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue)
+        let none = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { storage throws(HTTP2Error) in
+            try withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: headers.count) { pairs throws(HTTP2Error) in
+                var offset = 0
+                func place(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
+                    let start = storage.baseAddress! + offset
+                    let written = UnsafeMutableBufferPointer(rebasing: storage[offset...]).initialize(from: text.utf8).1
+                    offset += written
+                    return (start, written)
+                }
+                for (index, header) in headers.enumerated() {
+                    let (name, nameLength) = place(header.name)
+                    let (value, valueLength) = place(header.value)
+                    (pairs.baseAddress! + index).initialize(
+                        to: nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength, flags: header.neverIndexed ? noIndex : none)
+                    )
+                }
+                return try body(UnsafeBufferPointer(pairs))
             }
-            return try pairs.withUnsafeBufferPointer { pairs throws(HTTP2Error) in try body(pairs) }
         }
     }
 }

@@ -43,6 +43,12 @@ public final class HTTP2Session {
         }
         session = created
         try submitSettings(settings)
+        if let window = settings.connectionWindowSize {
+            try HTTP2Error.check(
+                nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: window)),
+                "enlarge the connection window"
+            )
+        }
     }
 
     deinit {
@@ -97,9 +103,13 @@ public struct HTTP2Settings: Hashable, Sendable {
     public var maxConcurrentStreams: UInt32?
     /// SETTINGS_INITIAL_WINDOW_SIZE for streams the peer sends on.
     public var initialWindowSize: UInt32?
+    /// The connection-level receive window (a WINDOW_UPDATE on stream 0 at start). HTTP/2 starts it at
+    /// 64 KiB, which a thousand concurrent 300-byte bodies exhaust several times over.
+    public var connectionWindowSize: UInt32?
 
-    public init(maxConcurrentStreams: UInt32? = nil, initialWindowSize: UInt32? = nil) {
+    public init(maxConcurrentStreams: UInt32? = nil, initialWindowSize: UInt32? = nil, connectionWindowSize: UInt32? = nil) {
         self.maxConcurrentStreams = maxConcurrentStreams
         self.initialWindowSize = initialWindowSize
+        self.connectionWindowSize = connectionWindowSize
     }
 }

@@ -37,7 +37,7 @@ public final class MockAPNsServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let handler = SecureHTTP2Handler(pipe: SecureHTTP2Pipe(tls: try TLSConnection(context: context)) {
                         // One stream until a push with a valid token succeeds; certificate connections are raised at once.
-                        try HTTP2Session(role: .server, settings: HTTP2Settings(maxConcurrentStreams: 1))
+                        try HTTP2Session(role: .server, settings: HTTP2Settings(maxConcurrentStreams: 1, connectionWindowSize: 4 << 20))
                     })
                     let connection = MockConnection(server: self, handler: handler, eventLoop: channel.eventLoop)
                     handler.delegate = connection

@@ -1,0 +1,98 @@
+import APNsClient
+import APNsCore
+import Foundation
+import Logging
+import Synchronization
+import TLS
+
+/// Sends N notifications through the APNs client to a mock process, as fast as the streams allow.
+struct ClientBenchmark {
+    struct Result {
+        let connections: Int
+        let rate: Double
+        let latency: LatencySummary
+        let cpuMicrosecondsPerNotification: Double
+        let peakRSSMiB: Double
+        let failures: Int
+        let statistics: APNsClientStatistics.Snapshot
+    }
+
+    let count: Int
+    let payload: [UInt8]
+    let deviceToken: String
+
+    func run(connections: Int, streamsPerConnection: Int, port: Int) async throws -> Result {
+        var configuration = APNsClientConfiguration()
+        configuration.connectionsPerPool = connections
+        configuration.trustsSystemStore = false
+        configuration.additionalTrustedCAFile = "Tests/Fixtures/tls/ca.pem"
+        configuration.minimumConnectInterval = .milliseconds(1)
+        configuration.maximumWaitingRequests = connections * streamsPerConnection * 2
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let client = APNsClient(configuration: configuration, logger: logger)
+        defer { client.shutdown() }
+        let key = try ES256PrivateKey(pemRepresentation: String(contentsOfFile: "Tests/Fixtures/keys/AuthKey_TESTKEY001.p8", encoding: .utf8))
+        let credential = APNsCredential(
+            name: "bench",
+            authentication: .token(ProviderTokenSource(signer: try ProviderTokenSigner(teamID: "TEAMID0001", keyID: "TESTKEY001", key: key), policy: try ProviderTokenPolicy()))
+        )
+        let endpoint = APNsEndpoint(host: "localhost", port: port)
+        let request = try NotificationRequest(deviceToken: DeviceToken(hex: deviceToken), topic: "com.example.app", apnsID: nil, payload: payload)
+        // Warm up: opens the connections and ramps their stream limits.
+        for _ in 0..<(connections * 4) { _ = try await client.send(request, credential: credential, endpoint: endpoint) }
+
+        let tally = Tally(count)
+        let clock = ContinuousClock()
+        let before = ResourceUsage.now()
+        let started = clock.now
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for _ in 0..<(connections * streamsPerConnection) {
+                group.addTask {
+                    var samples: [Double] = []
+                    while tally.remaining.subtract(1, ordering: .relaxed).oldValue > 0 {
+                        let sent = clock.now
+                        do {
+                            guard case .accepted = try await client.send(request, credential: credential, endpoint: endpoint) else {
+                                tally.failures.add(1, ordering: .relaxed)
+                                continue
+                            }
+                        } catch {
+                            tally.failures.add(1, ordering: .relaxed)
+                            continue
+                        }
+                        samples.append((clock.now - sent).milliseconds)
+                    }
+                    return samples
+                }
+            }
+            var all: [Double] = []
+            all.reserveCapacity(count)
+            for try await samples in group { all += samples }
+            return all
+        }
+        let elapsed = (clock.now - started).milliseconds / 1000
+        let after = ResourceUsage.now()
+        return Result(
+            connections: connections,
+            rate: Double(count) / elapsed,
+            latency: LatencySummary(latencies),
+            cpuMicrosecondsPerNotification: (after.cpuSeconds - before.cpuSeconds) * 1e6 / Double(count),
+            peakRSSMiB: after.peakRSSMiB,
+            failures: tally.failures.load(ordering: .relaxed),
+            statistics: client.statistics.snapshot
+        )
+    }
+}
+
+/// Work left and failures seen, shared by the sending tasks.
+final class Tally: Sendable {
+    let remaining: Atomic<Int>
+    let failures = Atomic(0)
+
+    init(_ count: Int) { remaining = Atomic(count) }
+}
+
+extension Duration {
+    var milliseconds: Double { microseconds / 1000 }
+}

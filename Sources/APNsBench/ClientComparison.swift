@@ -1,0 +1,73 @@
+import APNsClient
+import Foundation
+
+/// The client against h2load on the same mock: notifications/s, latency, CPU and memory, and the ratio.
+struct ClientComparison {
+    let count: Int
+    let streams: Int
+
+    /// A realistic alert of about 300 bytes.
+    static let payload = Array(
+        #"{"aps":{"alert":{"title":"Your order has shipped","subtitle":"Order #48213","body":"Your package is on its way and should arrive on Thursday. Tap to follow it on the map."},"badge":3,"sound":"default","thread-id":"orders","mutable-content":1},"order_id":"48213","deep_link":"shop://orders/48213","campaign":"ship-notice-v2"}"#.utf8
+    )
+    static let deviceToken = String(repeating: "5f", count: 32)
+
+    let rounds: Int
+
+    func run() async throws {
+        print("client vs h2load: \(count) notifications of \(Self.payload.count) bytes, server allows \(streams) streams per connection, \(rounds) rounds (medians)")
+        var rows: [(String, Double, String, String, String)] = []
+        var oneConnectionRatios: [Double] = []
+        for connections in [1, 4] {
+            var h2Runs: [H2Load.Result] = []
+            var clientRuns: [ClientBenchmark.Result] = []
+            for _ in 0..<rounds {
+                // Alternate the two so drift on a shared machine hits both alike.
+                let h2 = try withMock { port in
+                    try H2Load(count: count, payload: Self.payload, deviceToken: Self.deviceToken).run(connections: connections, streamsPerConnection: streams, port: port)
+                }
+                let client = try await withMockAsync { port in
+                    try await ClientBenchmark(count: count, payload: Self.payload, deviceToken: Self.deviceToken).run(connections: connections, streamsPerConnection: streams, port: port)
+                }
+                if h2.succeeded != count { print("  warning: h2load: \(h2.succeeded) of \(count) succeeded\n\(h2.output)") }
+                if client.failures > 0 { print("  warning: \(client.failures) client sends were not accepted") }
+                if connections == 1 { oneConnectionRatios.append(client.rate / h2.rate) }
+                h2Runs.append(h2)
+                clientRuns.append(client)
+            }
+            let h2 = h2Runs.sorted { $0.rate < $1.rate }[rounds / 2]
+            let client = clientRuns.sorted { $0.rate < $1.rate }[rounds / 2]
+            let stats = client.statistics
+            print("  client, \(connections) connection(s), median run: \(stats.connectionsEstablished) connections opened, GOAWAYs \(stats.goAwaysByReason), \(stats.refusedStreams) refused streams, \(stats.transparentResends) re-sends, \(stats.timeouts) timeouts")
+            rows.append(("h2load, \(connections) connection(s)", h2.rate, h2.meanLatencyMilliseconds.map { String(format: "mean %.2f", $0) } ?? "-", "-", "-"))
+            rows.append((
+                "apns-worker client, \(connections) connection(s)", client.rate,
+                String(format: "%.2f / %.2f / %.2f", client.latency.p50, client.latency.p99, client.latency.p999),
+                String(format: "%.1f", client.cpuMicrosecondsPerNotification), String(format: "%.0f", client.peakRSSMiB)
+            ))
+        }
+        print("")
+        print(pad("run (median of \(rounds))", 36) + pad("notifications/s", 17) + pad("latency ms p50/p99/p99.9", 28) + pad("CPU µs/notif", 14) + "peak RSS MiB")
+        for row in rows {
+            print(pad(row.0, 36) + pad(String(format: "%.0f", row.1), 17) + pad(row.2, 28) + pad(row.3, 14) + row.4)
+        }
+        let ratios = oneConnectionRatios.sorted()
+        print(String(format: "\nratio client ÷ h2load on one connection: median %.2f (rounds: %@; target ≥ 0.90)", ratios[ratios.count / 2], ratios.map { String(format: "%.2f", $0) }.joined(separator: ", ")))
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private func withMock<T>(_ body: (Int) throws -> T) throws -> T {
+        let mock = try MockProcess(arguments: ["--max-streams", String(streams)])
+        defer { mock.stop() }
+        return try body(mock.port)
+    }
+
+    private func withMockAsync<T>(_ body: (Int) async throws -> T) async throws -> T {
+        let mock = try MockProcess(arguments: ["--max-streams", String(streams)])
+        defer { mock.stop() }
+        return try await body(mock.port)
+    }
+}

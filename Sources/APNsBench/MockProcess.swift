@@ -1,0 +1,60 @@
+import Foundation
+
+/// The mock APNs running as its own process, so the client's CPU is measured apart from the server's.
+final class MockProcess {
+    let process = Process()
+    let port: Int
+
+    /// Starts `mock-apns` (next to this executable) on a free port and waits for its "listening" line.
+    init(arguments: [String] = []) throws {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mock-apns")
+        process.executableURL = executable
+        process.arguments = ["--port", "0"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw BenchError("mock-apns exited before listening") }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let portText = text.split(separator: ":").last?.split(separator: "\n").first, let port = Int(portText) else {
+            throw BenchError("unexpected mock-apns output: \(text)")
+        }
+        self.port = port
+    }
+
+    /// The server's delivery record, fetched over its control path with curl.
+    func stats() -> [String: Any] {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "--http2", "--cacert", "Tests/Fixtures/tls/ca.pem", "https://localhost:\(port)/_mock/stats"]
+        let output = Pipe()
+        curl.standardOutput = output
+        guard (try? curl.run()) != nil else { return [:] }
+        curl.waitUntilExit()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    /// Peak resident memory of the mock, in MiB (from /proc).
+    var peakRSSMiB: Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes / 1024
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
