@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test bench fixtures clean
+.PHONY: deps build test bench mock fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -15,10 +15,16 @@ build: deps
 test: deps
 	scripts/test.sh
 
-## Figures only (never pass/fail): provider-token signing and verification cost.
+## Figures only (never pass/fail): token signing cost, and the APNs client against h2load on the mock.
 bench: deps
-	swift build -c release --product apns-bench
+	swift build -c release
 	.build/release/apns-bench jwt
+	.build/release/apns-bench client
+
+## The mock APNs server on 127.0.0.1:2197 with the test fixtures (Ctrl-C to stop).
+mock: deps
+	swift build -c release --product mock-apns
+	.build/release/mock-apns --verbose
 
 ## Regenerate the test-only keys and certificates (they are committed; tests use the committed copies).
 fixtures:
