@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts, stops or checks a private RabbitMQ node for the tests and the demo. Everything it writes lives
 # under one scratch folder, it listens on loopback only, and it stops only processes it started itself.
-#   scripts/rabbitmq.sh start | stop | status | env
+#   scripts/rabbitmq.sh start | stop | status | env | ctl ARGS...
+# `ctl` runs rabbitmqctl against this node with its environment, e.g. `ctl list_connections name`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 state=${APNS_RABBITMQ_DIR:-$root/.scratch/rabbitmq}
@@ -60,5 +61,6 @@ case "${1:-}" in
   stop) stop ;;
   status) if running; then echo "running on 127.0.0.1:$port"; else echo "not running"; exit 1; fi ;;
   env) echo "export APNS_TEST_AMQP_URL=amqp://guest:guest@127.0.0.1:$port/" ;;
-  *) echo "usage: $0 start|stop|status|env" >&2; exit 2 ;;
+  ctl) shift; exec rabbitmqctl "$@" ;;
+  *) echo "usage: $0 start|stop|status|env|ctl ARGS..." >&2; exit 2 ;;
 esac

@@ -5,34 +5,47 @@ internal import CRabbitMQ
 /// Every rabbitmq-c status code and RPC reply becomes this error in one place (``AMQPError/check(_:_:)``
 /// and ``AMQPError/check(reply:_:)``), so callers branch on ``Code`` instead of C enums.
 public struct AMQPError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Who failed, and how: what callers branch on.
     public enum Code: Hashable, Sendable {
         /// rabbitmq-c reported a status (socket error, timeout, heartbeat timeout …); the raw status is kept.
         case library(status: Int32)
         /// The broker closed the channel or connection with an AMQP reply code (e.g. 404 NOT_FOUND, 406).
         case brokerClosed(replyCode: UInt16)
-        /// The socket reached end of file: the broker or the network went away.
+        /// The socket reached end of file or the broker closed the connection or channel: the broker or the
+        /// network went away. For a publish this means its outcome is unknown: the broker may or may not
+        /// have taken the message.
         case connectionLost
+        /// There was no usable connection, so nothing was sent: `connect()` has not succeeded yet, the client
+        /// is between reconnect attempts, or `close()` was called. Safe to retry later.
+        case notConnected
+        /// The caller asked for something invalid: a malformed URL, an unreadable password file, a second
+        /// consumer on one client. Retrying cannot help.
+        case invalidArgument
     }
 
+    /// The kind of failure.
     public let code: Code
     /// What the worker was doing, e.g. "open socket to 127.0.0.1:5672".
     public let operation: String
     /// rabbitmq-c's or the broker's explanation. Never contains credentials.
     public let message: String
 
+    /// An error with its context; `message` must not contain credentials.
     public init(_ code: Code, operation: String, message: String) {
         self.code = code
         self.operation = operation
         self.message = message
     }
 
+    /// "AMQP: <operation> failed: <message>".
     public var description: String { "AMQP: \(operation) failed: \(message)" }
 
     /// Whether a new connection could succeed where this one failed (as opposed to, say, bad credentials).
     public var isConnectionLevel: Bool {
         switch code {
-        case .connectionLost, .library: true
+        case .connectionLost, .library, .notConnected: true
         case .brokerClosed(let replyCode): replyCode == 320 || replyCode == 501 || replyCode == 504
+        case .invalidArgument: false
         }
     }
 }
@@ -70,6 +83,18 @@ extension AMQPError {
             return AMQPError(.brokerClosed(replyCode: close.reply_code), operation: operation, message: "connection closed by the broker: \(String(amqpBytes: close.reply_text))")
         }
         return AMQPError(.brokerClosed(replyCode: 0), operation: operation, message: "unexpected method 0x\(String(method.id, radix: 16)) from the broker")
+    }
+}
+
+extension AMQPError {
+    /// The broker sent frames in an order AMQP 0-9-1 does not allow (e.g. a body frame without a method).
+    static func protocolViolation(_ operation: String, _ detail: String) -> AMQPError {
+        AMQPError(.library(status: AMQP_STATUS_UNEXPECTED_STATE.rawValue), operation: operation, message: "unexpected frame from the broker: \(detail)")
+    }
+
+    /// A publish whose confirm will never come: the channel it went out on is gone.
+    static func outcomeUnknown(after cause: AMQPError) -> AMQPError {
+        AMQPError(.connectionLost, operation: "publish", message: "the channel closed before the broker confirmed, so the outcome is unknown (\(cause.operation): \(cause.message))")
     }
 }
 

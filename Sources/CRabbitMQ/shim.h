@@ -34,5 +34,7 @@ static inline amqp_method_number_t CRabbitMQ_method_channel_close(void) { return
 static inline amqp_method_number_t CRabbitMQ_method_connection_close(void) { return AMQP_CONNECTION_CLOSE_METHOD; }
 static inline amqp_method_number_t CRabbitMQ_method_connection_blocked(void) { return AMQP_CONNECTION_BLOCKED_METHOD; }
 static inline amqp_method_number_t CRabbitMQ_method_connection_unblocked(void) { return AMQP_CONNECTION_UNBLOCKED_METHOD; }
+static inline amqp_method_number_t CRabbitMQ_method_channel_close_ok(void) { return AMQP_CHANNEL_CLOSE_OK_METHOD; }
+static inline amqp_method_number_t CRabbitMQ_method_connection_close_ok(void) { return AMQP_CONNECTION_CLOSE_OK_METHOD; }
 
 #endif

@@ -1,0 +1,148 @@
+internal import Foundation
+public import Logging
+internal import Synchronization
+
+/// A RabbitMQ client whose connection is owned by its own thread; every method may be called from any task.
+///
+/// rabbitmq-c is not thread-safe and services heartbeats only inside its calls, so one dedicated thread
+/// owns the connection, runs the commands the methods queue, reads frames and keeps heartbeats going.
+/// Results come back through continuations. One channel consumes and publishes with confirms; another
+/// declares, so a refused declaration does not disturb the consumer. After `connect()` the client
+/// reconnects by itself (exponential backoff with jitter, rotating through the endpoints) and restarts its
+/// consumer; each connection is a new ``generation``.
+public final class AMQPClient: Sendable {
+    private let options: AMQPClientOptions
+    private let logger: Logger
+    private let counters = ClientCounters()
+    /// Nil only if the process is out of file descriptors; `connect()` then reports it.
+    private let mailbox: Mailbox?
+    private let pipeError: AMQPError?
+
+    /// A client that does nothing until ``connect()``; `logger` never receives passwords or message bodies.
+    public init(options: AMQPClientOptions, logger: Logger) {
+        self.options = options
+        self.logger = logger
+        do {
+            mailbox = Mailbox(wakeup: try WakeupPipe())
+            pipeError = nil
+        } catch {
+            mailbox = nil
+            pipeError = error
+        }
+    }
+
+    deinit {
+        // Without close() the thread would run on; it holds no reference back to this client.
+        mailbox?.submit(.close(nil))
+    }
+
+    /// Connects (trying each endpoint in order); throws the last failure if none can be reached on this
+    /// first round. After that, the client reconnects by itself. Returns at once if already connected.
+    public func connect() async throws {
+        guard let mailbox else { throw pipeError! }
+        switch mailbox.beginStart() {
+        case .idle: break
+        case .running: return
+        case .starting: throw AMQPError(.invalidArgument, operation: "connect", message: "connect() is already in progress")
+        case .closed: throw AMQPError(.notConnected, operation: "connect", message: "the client is closed")
+        }
+        let (options, logger, counters) = (options, logger, counters)
+        try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
+            let thread = Thread {
+                ConnectionDriver(options: options, logger: logger, mailbox: mailbox, counters: counters).run(started: started)
+            }
+            thread.name = "amqp \(options.connectionName)"
+            thread.start()
+        }
+    }
+
+    /// Declares exchanges, then queues, then bindings; idempotent. A mismatch with an existing queue's or
+    /// exchange's settings throws ``AMQPError`` `.brokerClosed(replyCode: 406)`; the client stays usable.
+    public func declare(exchanges: [AMQPExchangeDeclaration] = [], queues: [AMQPQueueDeclaration] = [], bindings: [AMQPBindingDeclaration] = []) async throws {
+        try await topology(.declare(exchanges: exchanges, queues: queues, bindings: bindings))
+    }
+
+    /// Deletes a queue and its messages (for tests and tooling).
+    public func deleteQueue(_ name: String) async throws {
+        try await topology(.deleteQueue(name))
+    }
+
+    /// Deletes an exchange (for tests and tooling).
+    public func deleteExchange(_ name: String) async throws {
+        try await topology(.deleteExchange(name))
+    }
+
+    /// Removes every ready message from a queue (for tests and tooling).
+    public func purgeQueue(_ name: String) async throws {
+        try await topology(.purgeQueue(name))
+    }
+
+    /// Starts consuming `queue` with at most `prefetch` unacknowledged deliveries and manual acks.
+    ///
+    /// Deliveries of every connection generation come out of the one stream, and the consumer is started
+    /// again after each reconnect. The stream finishes after ``cancelConsuming()`` or ``close()``. Its
+    /// buffer is unbounded, but the broker never has more than `prefetch` unacked deliveries out. One
+    /// consumer per client: a second call throws `.invalidArgument`.
+    public func consume(queue: String, prefetch: UInt16) async throws -> AsyncStream<AMQPDelivery> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AMQPDelivery.self, bufferingPolicy: .unbounded)
+        let request = ConsumeRequest(queue: queue, prefetch: prefetch, stream: continuation)
+        try await withCheckedThrowingContinuation { submit(.consume(request, $0)) }
+        return stream
+    }
+
+    /// Publishes with publisher confirms and waits for the broker's verdict.
+    ///
+    /// Throws ``AMQPError`` `.connectionLost` when the connection or channel dropped before the confirm (the
+    /// outcome is unknown), or `.notConnected` when there was no connection to send on (nothing was sent).
+    /// A `mandatory` message no queue takes comes back as ``AMQPPublishOutcome/returned(replyCode:replyText:)``.
+    public func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool) async throws -> AMQPPublishOutcome {
+        let request = PublishRequest(exchange: exchange, routingKey: routingKey, message: message, mandatory: mandatory)
+        return try await withCheckedThrowingContinuation { submit(.publish(request, $0)) }
+    }
+
+    /// Acknowledges a delivery; silently dropped if it came from an older connection generation.
+    public func ack(_ delivery: AMQPDelivery) async {
+        await settle(delivery, .ack)
+    }
+
+    /// Rejects a delivery (back to the queue, or dropped / dead-lettered); dropped for an old generation.
+    public func reject(_ delivery: AMQPDelivery, requeue: Bool) async {
+        await settle(delivery, .reject(requeue: requeue))
+    }
+
+    /// `basic.cancel`, waiting for cancel-ok: no new deliveries after it returns, and the stream finishes.
+    /// Deliveries already received can still be acked or rejected.
+    public func cancelConsuming() async {
+        await withCheckedContinuation { submit(.cancelConsuming($0)) }
+    }
+
+    /// Cancels consuming (if needed), waits up to ``AMQPClientOptions/closeTimeout`` for outstanding confirms,
+    /// closes channel and connection, and stops the thread. Later calls fail with `.notConnected`.
+    public func close() async {
+        guard let mailbox, !mailbox.close(onlyIfIdle: true).closed else { return }
+        await withCheckedContinuation { submit(.close($0)) }
+    }
+
+    /// Connection generation now: incremented by each successful (re)connect; 0 before the first.
+    public var generation: UInt64 { counters.generation.load(ordering: .relaxed) }
+
+    /// Publishes awaiting confirms; for back-pressure and metrics.
+    public var unconfirmedCount: Int { counters.unconfirmed.load(ordering: .relaxed) }
+
+    private func topology(_ request: TopologyRequest) async throws {
+        try await withCheckedThrowingContinuation { submit(.topology(request, $0)) }
+    }
+
+    private func settle(_ delivery: AMQPDelivery, _ kind: Settlement.Kind) async {
+        let settlement = Settlement(deliveryTag: delivery.deliveryTag, generation: delivery.generation, kind: kind)
+        await withCheckedContinuation { submit(.settle(settlement, $0)) }
+    }
+
+    private func submit(_ command: ClientCommand) {
+        guard let mailbox else {
+            command.fail(AMQPError(.notConnected, operation: command.operation, message: pipeError?.message ?? "no wake-up pipe"))
+            return
+        }
+        mailbox.submit(command)
+    }
+}

@@ -1,0 +1,40 @@
+/// Work handed from any task to the connection thread, with the continuation that reports back.
+enum ClientCommand: Sendable {
+    case publish(PublishRequest, CheckedContinuation<AMQPPublishOutcome, any Error>)
+    case settle(Settlement, CheckedContinuation<Void, Never>)
+    case topology(TopologyRequest, CheckedContinuation<Void, any Error>)
+    case consume(ConsumeRequest, CheckedContinuation<Void, any Error>)
+    case cancelConsuming(CheckedContinuation<Void, Never>)
+    /// `nil` when the client is deinitialised without `close()`: the thread still has to stop.
+    case close(CheckedContinuation<Void, Never>?)
+
+    /// What the command does, for errors.
+    var operation: String {
+        switch self {
+        case .publish(let request, _): "publish to exchange \"\(request.exchange)\""
+        case .settle: "ack or reject"
+        case .topology(let request, _): request.operation
+        case .consume(let request, _): "consume \(request.queue)"
+        case .cancelConsuming: "cancel consuming"
+        case .close: "close"
+        }
+    }
+
+    var isClose: Bool {
+        if case .close = self { true } else { false }
+    }
+
+    /// Resumes the caller with `error` (or plainly, for the commands that cannot fail) without doing anything.
+    func fail(_ error: AMQPError) {
+        switch self {
+        case .publish(_, let continuation): continuation.resume(throwing: error)
+        case .settle(_, let continuation): continuation.resume()
+        case .topology(_, let continuation): continuation.resume(throwing: error)
+        case .consume(let request, let continuation):
+            request.stream.finish()
+            continuation.resume(throwing: error)
+        case .cancelConsuming(let continuation): continuation.resume()
+        case .close(let continuation): continuation?.resume()
+        }
+    }
+}

@@ -1,0 +1,9 @@
+internal import Synchronization
+
+/// Figures the connection thread publishes for any task to read.
+final class ClientCounters: Sendable {
+    /// Incremented on each successful (re)connect; deliveries carry the value of their connection.
+    let generation = Atomic<UInt64>(0)
+    /// Publishes awaiting the broker's confirm.
+    let unconfirmed = Atomic<Int>(0)
+}

@@ -1,0 +1,16 @@
+/// Declarations and the test helpers that delete or purge, all run on the topology channel.
+enum TopologyRequest: Sendable {
+    case declare(exchanges: [AMQPExchangeDeclaration], queues: [AMQPQueueDeclaration], bindings: [AMQPBindingDeclaration])
+    case deleteQueue(String)
+    case deleteExchange(String)
+    case purgeQueue(String)
+
+    var operation: String {
+        switch self {
+        case .declare: "declare topology"
+        case .deleteQueue(let name): "delete queue \(name)"
+        case .deleteExchange(let name): "delete exchange \(name)"
+        case .purgeQueue(let name): "purge queue \(name)"
+        }
+    }
+}

@@ -1,0 +1,118 @@
+internal import Logging
+internal import Synchronization
+
+extension ConnectionDriver {
+    /// Handles every frame that can be read without waiting, up to ``framesPerTurn`` unless `untilDrained`.
+    func pumpFrames(untilDrained: Bool = false) {
+        moreInputLikely = false
+        var handled = 0
+        while let connection {
+            if !untilDrained && handled == Self.framesPerTurn {
+                moreInputLikely = true
+                return
+            }
+            do {
+                guard let frame = try connection.nextFrame() else { return }
+                try handle(frame, on: connection)
+            } catch {
+                connectionFailed(error)
+                return
+            }
+            handled += 1
+        }
+    }
+
+    private func handle(_ frame: InboundFrame, on connection: AMQPConnection) throws(AMQPError) {
+        let onWorkChannel = frame.channel == AMQPConnection.workChannel
+        switch frame.payload {
+        case .connectionClose(let code, let text):
+            connection.acknowledgeConnectionClose()
+            throw AMQPError(.brokerClosed(replyCode: code), operation: "connection to \(connection.endpoint)", message: "connection closed by the broker: \(text)")
+        case .channelClose(let code, let text):
+            connection.acknowledgeChannelClose(frame.channel)
+            guard onWorkChannel else { return }
+            throw AMQPError(.brokerClosed(replyCode: code), operation: "channel on \(connection.endpoint)", message: "channel closed by the broker: \(text)")
+        case .blocked(let reason):
+            logger.warning("AMQP broker blocked publishing", metadata: ["reason": "\(reason)"])
+        case .unblocked:
+            logger.info("AMQP broker unblocked publishing")
+        case .deliver(let info) where onWorkChannel:
+            try assemble(connection) { () throws(ContentAssembler.Violation) in try assembler.begin(.deliver(info)); return nil }
+        case .returned(let info) where onWorkChannel:
+            try assemble(connection) { () throws(ContentAssembler.Violation) in try assembler.begin(.returned(info)); return nil }
+        case .header(let properties, let size) where onWorkChannel:
+            try assemble(connection) { () throws(ContentAssembler.Violation) in try assembler.header(properties, bodySize: size) }
+        case .body(let fragment) where onWorkChannel:
+            try assemble(connection) { () throws(ContentAssembler.Violation) in try assembler.body(fragment) }
+        case .ack(let tag, let multiple) where onWorkChannel:
+            settleConfirms(tag, multiple: multiple, positive: true)
+        case .nack(let tag, let multiple) where onWorkChannel:
+            settleConfirms(tag, multiple: multiple, positive: false)
+        case .cancel(let tag) where onWorkChannel:
+            consumerCancelledByBroker(tag)
+        default:
+            logger.debug("AMQP ignoring frame", metadata: ["channel": "\(frame.channel)", "frame": "\(frame.payload.summary)"])
+        }
+    }
+
+    /// Feeds the content assembler; a completed content is handed on, a misordered frame kills the connection.
+    private func assemble(_ connection: AMQPConnection, _ step: () throws(ContentAssembler.Violation) -> ContentAssembler.Content?) throws(AMQPError) {
+        do {
+            if let content = try step() { complete(content) }
+        } catch {
+            throw AMQPError.protocolViolation("read from \(connection.endpoint)", error.detail)
+        }
+    }
+
+    private func settleConfirms(_ tag: UInt64, multiple: Bool, positive: Bool) {
+        let settled = confirms.settle(deliveryTag: tag, multiple: multiple, positive: positive)
+        // Count first, so a caller that wakes up already sees its publish gone.
+        counters.unconfirmed.store(confirms.count, ordering: .relaxed)
+        for (waiter, outcome) in settled {
+            waiter.resume(returning: outcome)
+        }
+    }
+
+    private func complete(_ content: ContentAssembler.Content) {
+        var message = content.message
+        let sequenceHeader = PublishConfirms<Void>.sequenceHeader
+        let sequence = message.properties.headers.removeValue(forKey: sequenceHeader)
+        switch content.method {
+        case .returned(let info):
+            guard case .int(let number)? = sequence, number > 0 else {
+                logger.warning("AMQP returned message without \(sequenceHeader); cannot tell which publish it was", metadata: ["reply_code": "\(info.replyCode)"])
+                return
+            }
+            confirms.returned(sequence: UInt64(number), replyCode: info.replyCode, replyText: info.replyText)
+        case .deliver(let info):
+            deliver(AMQPDelivery(
+                message: message, deliveryTag: info.deliveryTag, redelivered: info.redelivered,
+                exchange: info.exchange, routingKey: info.routingKey, generation: counters.generation.load(ordering: .relaxed)
+            ))
+        }
+    }
+
+    private func deliver(_ delivery: AMQPDelivery) {
+        guard let registration = consumer, case .enqueued = registration.stream.yield(delivery) else {
+            // Nobody listens (the stream's reader went away): hand the message back, and cancel the consumer
+            // after this batch of frames (not from inside it), so it is not redelivered here in a loop.
+            logger.warning("AMQP delivery without a listener; requeueing it and cancelling the consumer")
+            do {
+                try connection?.reject(deliveryTag: delivery.deliveryTag, requeue: true)
+            } catch {
+                connectionFailed(error)
+            }
+            consumerAbandoned = consumer != nil
+            return
+        }
+    }
+
+    /// The broker cancelled our consumer (e.g. its queue was deleted): keep trying to start it again.
+    private func consumerCancelledByBroker(_ tag: String) {
+        guard consumer?.consumerTag == tag else { return }
+        consumer?.consumerTag = nil
+        let delay = consumerBackoff.nextDelay(using: &random)
+        logger.error("AMQP broker cancelled the consumer; retrying", metadata: ["queue": "\(consumer?.queue ?? "")", "retry_in": "\(delay)"])
+        nextConsumerAttempt = clock.now + delay
+    }
+}

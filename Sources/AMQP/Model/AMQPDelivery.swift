@@ -1,0 +1,26 @@
+/// A message the broker delivered to this client's consumer, to be acked or rejected exactly once.
+public struct AMQPDelivery: Sendable {
+    /// Body and properties, copied out of rabbitmq-c (the publish sequence header removed).
+    public let message: AMQPMessage
+    /// Meaningful only on the channel that delivered it, i.e. within ``generation``.
+    public let deliveryTag: UInt64
+    /// The broker delivered this message before (to this or another consumer) without an ack.
+    public let redelivered: Bool
+    /// The exchange it was published to (`""` for the default exchange).
+    public let exchange: String
+    /// The routing key it was published with.
+    public let routingKey: String
+    /// The connection generation that delivered it: acks and rejects from an older generation are dropped,
+    /// since the broker has already requeued the message.
+    public let generation: UInt64
+
+    /// For tests and fakes; the client builds deliveries from `basic.deliver`.
+    public init(message: AMQPMessage, deliveryTag: UInt64, redelivered: Bool, exchange: String, routingKey: String, generation: UInt64) {
+        self.message = message
+        self.deliveryTag = deliveryTag
+        self.redelivered = redelivered
+        self.exchange = exchange
+        self.routingKey = routingKey
+        self.generation = generation
+    }
+}

@@ -1,0 +1,42 @@
+internal import CRabbitMQ
+
+extension AMQPConnection {
+    func declare(_ exchange: AMQPExchangeDeclaration) throws(AMQPError) {
+        try onTopologyChannel("declare exchange \(exchange.name)") { arena in
+            amqp_exchange_declare(state, Self.topologyChannel, arena.bytes(exchange.name), arena.bytes(exchange.type.rawValue), 0, exchange.durable ? 1 : 0, 0, 0, amqp_table_t(num_entries: 0, entries: nil))
+        }
+    }
+
+    /// Declares `queue`, or with `passive` only checks that it exists (404 otherwise).
+    func declare(_ queue: AMQPQueueDeclaration, passive: Bool = false) throws(AMQPError) {
+        try onTopologyChannel(passive ? "find queue \(queue.name)" : "declare queue \(queue.name)") { arena in
+            amqp_queue_declare(state, Self.topologyChannel, arena.bytes(queue.name), passive ? 1 : 0, queue.durable ? 1 : 0, 0, 0, arena.table(queue.arguments))
+        }
+    }
+
+    func declare(_ binding: AMQPBindingDeclaration) throws(AMQPError) {
+        try onTopologyChannel("bind queue \(binding.queue) to \(binding.exchange) with \"\(binding.routingKey)\"") { arena in
+            amqp_queue_bind(state, Self.topologyChannel, arena.bytes(binding.queue), arena.bytes(binding.exchange), arena.bytes(binding.routingKey), amqp_table_t(num_entries: 0, entries: nil))
+        }
+    }
+
+    func deleteQueue(_ name: String) throws(AMQPError) {
+        try onTopologyChannel("delete queue \(name)") { arena in amqp_queue_delete(state, Self.topologyChannel, arena.bytes(name), 0, 0) }
+    }
+
+    func deleteExchange(_ name: String) throws(AMQPError) {
+        try onTopologyChannel("delete exchange \(name)") { arena in amqp_exchange_delete(state, Self.topologyChannel, arena.bytes(name), 0) }
+    }
+
+    func purgeQueue(_ name: String) throws(AMQPError) {
+        try onTopologyChannel("purge queue \(name)") { arena in amqp_queue_purge(state, Self.topologyChannel, arena.bytes(name)) }
+    }
+
+    /// Runs one RPC on the topology channel, reopening it first if the broker closed it (e.g. after a 406).
+    private func onTopologyChannel<Result>(_ operation: @autoclosure () -> String, _ call: (CArena) -> Result) throws(AMQPError) {
+        if !isTopologyChannelOpen { try openChannel(Self.topologyChannel) }
+        let arena = CArena()
+        _ = withExtendedLifetime(arena) { call(arena) }
+        try checkReply(channel: Self.topologyChannel, operation())
+    }
+}

@@ -1,0 +1,168 @@
+import Testing
+@testable import AMQP
+
+@Suite("AMQP client: consuming (real RabbitMQ)")
+struct AMQPConsumeTests {
+    /// Publishes `texts` to `queue` through the default exchange, each confirmed.
+    static func fill(_ client: AMQPClient, _ queue: String, _ texts: [String]) async throws {
+        for text in texts {
+            #expect(try await client.publish(exchange: "", routingKey: queue, message: .text(text), mandatory: true) == .confirmed)
+        }
+    }
+
+    @Test("with prefetch N and no acks exactly N deliveries arrive; each ack lets one more through")
+    func prefetch() async throws {
+        let client = try await TestBroker.connectedClient()
+        let queue = TestBroker.uniqueName("prefetch")
+        try await client.declare(queues: [TestBroker.queue(queue)])
+        try await Self.fill(client, queue, (0..<10).map { "m\($0)" })
+        let inbox = DeliveryInbox(try await client.consume(queue: queue, prefetch: 3))
+        let first = await inbox.take(3)
+        try #require(first.count == 3)
+        #expect(await inbox.take(1, within: .milliseconds(300)).isEmpty, "a fourth delivery beyond the prefetch")
+        await client.ack(first[0])
+        let next = await inbox.take(1)
+        #expect(next.count == 1)
+        #expect(await inbox.take(1, within: .milliseconds(300)).isEmpty, "only one more per ack")
+        #expect((first + next).map(\.message.text) == ["m0", "m1", "m2", "m3"])
+        await client.cancelConsuming()
+        try await client.deleteQueue(queue)
+        await client.close()
+    }
+
+    @Test("ack removes; reject with requeue redelivers flagged as redelivered; reject without requeue dead-letters")
+    func ackAndReject() async throws {
+        let client = try await TestBroker.connectedClient()
+        let queue = TestBroker.uniqueName("settle")
+        let dead = TestBroker.uniqueName("dead")
+        try await client.declare(queues: [
+            TestBroker.queue(dead),
+            TestBroker.queue(queue, quorum: true, arguments: ["x-dead-letter-exchange": "", "x-dead-letter-routing-key": .string(dead)]),
+        ])
+        try await Self.fill(client, queue, ["ack", "requeue", "drop"])
+        let inbox = DeliveryInbox(try await client.consume(queue: queue, prefetch: 10))
+        let first = await inbox.take(3)
+        try #require(first.map(\.message.text) == ["ack", "requeue", "drop"])
+        #expect(first.allSatisfy { !$0.redelivered })
+        await client.ack(first[0])
+        await client.reject(first[1], requeue: true)
+        await client.reject(first[2], requeue: false)
+        let again = await inbox.take(1)
+        #expect(again.map(\.message.text) == ["requeue"])
+        #expect(again.first?.redelivered == true)
+        if let again = again.first { await client.ack(again) }
+        #expect(await inbox.take(1, within: .milliseconds(300)).isEmpty, "acked and rejected messages must not come back")
+        await client.cancelConsuming()
+
+        let deadInbox = DeliveryInbox(try await client.consume(queue: dead, prefetch: 10))
+        let deadLettered = await deadInbox.take(1)
+        #expect(deadLettered.map(\.message.text) == ["drop"])
+        #expect(await deadInbox.take(1, within: .milliseconds(200)).isEmpty)
+        for delivery in deadLettered { await client.ack(delivery) }
+        await client.cancelConsuming()
+        try await client.deleteQueue(queue)
+        try await client.deleteQueue(dead)
+        await client.close()
+    }
+
+    @Test("cancelConsuming stops deliveries and finishes the stream; earlier deliveries can still be acked")
+    func cancel() async throws {
+        let client = try await TestBroker.connectedClient()
+        let queue = TestBroker.uniqueName("cancel")
+        try await client.declare(queues: [TestBroker.queue(queue)])
+        try await Self.fill(client, queue, ["before"])
+        let inbox = DeliveryInbox(try await client.consume(queue: queue, prefetch: 10))
+        let before = await inbox.take(1)
+        #expect(before.count == 1)
+        await client.cancelConsuming()
+        #expect(await inbox.finished(within: .seconds(1)))
+        try await Self.fill(client, queue, ["after"])
+        #expect(await inbox.take(1, within: .milliseconds(300)).isEmpty)
+        for delivery in before { await client.ack(delivery) }
+
+        // The consumer can start again; only "after" is left, since "before" was acked.
+        let second = DeliveryInbox(try await client.consume(queue: queue, prefetch: 10))
+        let left = await second.take(1)
+        #expect(left.map(\.message.text) == ["after"])
+        #expect(await second.take(1, within: .milliseconds(300)).isEmpty)
+        #expect(client.generation == 1)
+        await client.cancelConsuming()
+        try await client.deleteQueue(queue)
+        await client.close()
+    }
+
+    @Test("close() finishes the stream")
+    func closeFinishesStream() async throws {
+        let client = try await TestBroker.connectedClient()
+        let queue = TestBroker.uniqueName("close")
+        try await client.declare(queues: [TestBroker.queue(queue)])
+        let inbox = DeliveryInbox(try await client.consume(queue: queue, prefetch: 1))
+        try await client.deleteQueue(queue)
+        await client.close()
+        #expect(await inbox.finished(within: .seconds(1)))
+    }
+
+    @Test("consuming a missing queue is a 404 that leaves the client usable; a second consumer is refused")
+    func missingQueueAndSecondConsumer() async throws {
+        let client = try await TestBroker.connectedClient()
+        let missing = await #expect(throws: AMQPError.self) { _ = try await client.consume(queue: TestBroker.uniqueName("missing"), prefetch: 1) }
+        #expect(missing?.code == .brokerClosed(replyCode: 404))
+        let queue = TestBroker.uniqueName("single")
+        try await client.declare(queues: [TestBroker.queue(queue)])
+        _ = try await client.consume(queue: queue, prefetch: 1)
+        let second = await #expect(throws: AMQPError.self) { _ = try await client.consume(queue: queue, prefetch: 1) }
+        #expect(second?.code == .invalidArgument)
+        #expect(client.generation == 1)
+        await client.cancelConsuming()
+        try await client.deleteQueue(queue)
+        await client.close()
+    }
+
+    @Test("a consumer the broker cancels (its queue was deleted) starts again once the queue is back")
+    func brokerCancel() async throws {
+        let client = try await TestBroker.connectedClient()
+        let queue = TestBroker.uniqueName("recreated")
+        try await client.declare(queues: [TestBroker.queue(queue)])
+        let inbox = DeliveryInbox(try await client.consume(queue: queue, prefetch: 5))
+        try await client.deleteQueue(queue)
+        try await Task.sleep(for: .milliseconds(100))
+        try await client.declare(queues: [TestBroker.queue(queue)])
+        try await Self.fill(client, queue, ["back"])
+        let deliveries = await inbox.take(1, within: .seconds(5))
+        #expect(deliveries.map(\.message.text) == ["back"])
+        #expect(client.generation == 1, "a consumer cancel costs no reconnect")
+        for delivery in deliveries { await client.ack(delivery) }
+        await client.cancelConsuming()
+        try await client.deleteQueue(queue)
+        await client.close()
+    }
+
+    @Test("close() waits for outstanding confirms; acks after close are no-ops")
+    func closeWaitsForConfirms() async throws {
+        let client = try await TestBroker.connectedClient()
+        let queue = TestBroker.uniqueName("closing")
+        try await client.declare(queues: [TestBroker.queue(queue, quorum: true)])
+        try await Self.fill(client, queue, ["keep"])
+        let inbox = DeliveryInbox(try await client.consume(queue: queue, prefetch: 1))
+        let kept = await inbox.take(1)
+        let publishes = Task {
+            try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
+                for index in 0..<200 {
+                    group.addTask { try await client.publish(exchange: "", routingKey: queue, message: .text("\(index)"), mandatory: true) }
+                }
+                return try await group.reduce(into: [AMQPPublishOutcome]()) { $0.append($1) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while client.unconfirmedCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        await client.close()
+        let outcomes = try await publishes.value
+        #expect(outcomes.count == 200 && outcomes.allSatisfy { $0 == .confirmed })
+        for delivery in kept { await client.ack(delivery) }
+        #expect(await inbox.finished(within: .seconds(1)))
+
+        let cleanup = try await TestBroker.connectedClient()
+        try await cleanup.deleteQueue(queue)
+        await cleanup.close()
+    }
+}

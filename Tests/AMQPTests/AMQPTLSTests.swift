@@ -1,0 +1,74 @@
+import Testing
+import TestSupport
+@testable import AMQP
+
+@Suite("AMQP client: TLS options (openssl s_server)", .enabled(if: OpenSSLServer.isAvailable))
+struct AMQPTLSTests {
+    static let peerVerifyFailed: Int32 = -0x0202
+    static let hostnameVerifyFailed: Int32 = -0x0201
+
+    /// Connects to `server` over TLS and returns the failure (the silent server never lets a login succeed).
+    static func connect(_ server: OpenSSLServer, host: String = "localhost", tls: AMQPTLSOptions) async -> AMQPError? {
+        var options = TestBroker.options()
+        options.endpoints = [AMQPEndpoint(host: host, port: server.port, usesTLS: true)]
+        options.tls = tls
+        options.connectTimeout = .seconds(1)
+        let client = TestBroker.client(options)
+        do {
+            try await client.connect()
+            Issue.record("connected to a server that cannot speak AMQP")
+            await client.close()
+            return nil
+        } catch {
+            return error as? AMQPError
+        }
+    }
+
+    /// Whether `error` comes from after a successful TLS handshake (rabbitmq-c's TLS statuses are -0x02xx).
+    static func passedTLS(_ error: AMQPError?) -> Bool {
+        guard case .library(let status)? = error?.code else { return false }
+        return !(-0x02FF ... -0x0200).contains(status)
+    }
+
+    @Test("peer verification is on by default: a certificate from an unknown CA is refused")
+    func verifiesPeerByDefault() async throws {
+        let server = try OpenSSLServer()
+        #expect(await Self.connect(server, tls: AMQPTLSOptions())?.code == .library(status: Self.peerVerifyFailed))
+        #expect(await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/untrusted-ca.pem")))?.code == .library(status: Self.peerVerifyFailed))
+    }
+
+    @Test("the CA file makes the server trusted")
+    func caFile() async throws {
+        let server = try OpenSSLServer()
+        let error = await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem")))
+        #expect(Self.passedTLS(error), "\(String(describing: error))")
+    }
+
+    @Test("hostname verification is on by default and can be turned off")
+    func verifiesHostname() async throws {
+        let server = try OpenSSLServer()
+        // The certificate names localhost as DNS name; rabbitmq-c matches DNS names only, so 127.0.0.1 fails.
+        let strict = await Self.connect(server, host: "127.0.0.1", tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem")))
+        #expect(strict?.code == .library(status: Self.hostnameVerifyFailed))
+        let relaxed = await Self.connect(server, host: "127.0.0.1", tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem"), verifyHostname: false))
+        #expect(Self.passedTLS(relaxed), "\(String(describing: relaxed))")
+    }
+
+    @Test("a client certificate is presented when configured")
+    func clientCertificate() async throws {
+        let server = try OpenSSLServer(requireClientCertificate: true)
+        let withCertificate = await Self.connect(server, tls: AMQPTLSOptions(
+            caFile: Fixtures.path("tls/ca.pem"), certificateFile: Fixtures.path("tls/client.pem"), keyFile: Fixtures.path("tls/client.key")
+        ))
+        #expect(withCertificate?.code == .library(status: -0x000D), "a timeout after TLS, got \(String(describing: withCertificate))")
+        let without = await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem")))
+        #expect(without?.code != .library(status: -0x000D), "the server must refuse a client without a certificate")
+    }
+
+    @Test("a missing CA file is reported with its path")
+    func missingCAFile() async throws {
+        let server = try OpenSSLServer()
+        let error = await Self.connect(server, tls: AMQPTLSOptions(caFile: "/nonexistent/ca.pem"))
+        #expect(error?.operation.contains("/nonexistent/ca.pem") == true)
+    }
+}

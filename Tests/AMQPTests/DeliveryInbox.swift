@@ -1,0 +1,45 @@
+import AMQP
+import Synchronization
+
+/// Collects a delivery stream in the background so tests can wait for "N deliveries within T".
+final class DeliveryInbox: Sendable {
+    private struct State {
+        var received: [AMQPDelivery] = []
+        var taken = 0
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+
+    init(_ stream: AsyncStream<AMQPDelivery>) {
+        Task {
+            for await delivery in stream {
+                self.state.withLock { $0.received.append(delivery) }
+            }
+            self.state.withLock { $0.finished = true }
+        }
+    }
+
+    /// Waits until `count` deliveries not yet taken have arrived (or `timeout` passed) and takes them all.
+    func take(_ count: Int, within timeout: Duration = .seconds(5)) async -> [AMQPDelivery] {
+        _ = await wait(until: timeout) { $0.received.count - $0.taken >= count }
+        return state.withLock { state in
+            defer { state.taken = state.received.count }
+            return Array(state.received[state.taken...])
+        }
+    }
+
+    /// Whether the stream finished within `timeout`.
+    func finished(within timeout: Duration = .seconds(5)) async -> Bool {
+        await wait(until: timeout) { $0.finished }
+    }
+
+    private func wait(until timeout: Duration, _ condition: (State) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if state.withLock({ condition($0) }) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return state.withLock { condition($0) }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import TestSupport
+
+/// `openssl s_server` on a free loopback port with the test-only server certificate: a TLS peer that
+/// completes the handshake and then says nothing, so the AMQP login after it times out.
+final class OpenSSLServer {
+    static let executable = "/usr/bin/openssl"
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+    let port: Int
+    private let process = Process()
+    /// Held open: s_server shuts down when its standard input reaches end of file.
+    private let input = Pipe()
+
+    /// `requireClientCertificate` makes the server demand a certificate signed by the test CA.
+    init(requireClientCertificate: Bool = false) throws {
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", Fixtures.path("tls/server.pem"), "-key", Fixtures.path("tls/server.key")]
+            + (requireClientCertificate ? ["-Verify", "1", "-CAfile", Fixtures.path("tls/ca.pem")] : [])
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = input
+        try process.run()
+        // s_server prints "ACCEPT 127.0.0.1:PORT" once it listens.
+        var text = ""
+        while case let data = output.fileHandleForReading.availableData, !data.isEmpty {
+            text += String(decoding: data, as: UTF8.self)
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }), let port = line.split(separator: ":").last.flatMap({ Int($0) }) {
+                self.port = port
+                return
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        throw TestFailure("openssl s_server did not start: \(text)")
+    }
+
+    /// SIGKILL: the test process may hand its children an ignored SIGTERM.
+    private func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        stop()
+    }
+}
