@@ -1,0 +1,44 @@
+extension TopologySection {
+    static func decode(_ node: ConfigNode?, path: String, log: ProblemLog) -> TopologySection {
+        var reader = MappingReader(node, path: path, log: log)
+        var section = TopologySection()
+        section.jobsExchange = reader.value("jobs_exchange", default: section.jobsExchange, Parse.string)
+        section.jobsRoutingKey = reader.value("jobs_routing_key", default: section.jobsRoutingKey, Parse.anyString)
+        section.jobsQueue = reader.value("jobs_queue", default: section.jobsQueue, Parse.string)
+        section.deliveryLimit = reader.value("delivery_limit", default: section.deliveryLimit, Parse.int(1...1_000_000))
+        section.retryExchange = reader.value("retry_exchange", default: section.retryExchange, Parse.string)
+        section.retryTiers = decodeRetryTiers(&reader, default: section.retryTiers)
+        section.retryQueuePrefix = reader.value("retry_queue_prefix", default: section.retryQueuePrefix, Parse.string)
+        section.deadExchange = reader.value("dead_exchange", default: section.deadExchange, Parse.string)
+        section.deadQueue = reader.value("dead_queue", default: section.deadQueue, Parse.string)
+        section.resultsExchange = reader.value("results_exchange", default: section.resultsExchange, Parse.string)
+        section.resultsQueue = reader.optional("results_queue", default: section.resultsQueue, Parse.string)
+        reader.reportUnknownKeys()
+        return section
+    }
+
+    /// Tiers must increase strictly: each names its own queue, and a retry never waits less than the one before.
+    private static func decodeRetryTiers(_ reader: inout MappingReader, default fallback: [Duration]) -> [Duration] {
+        let path = reader.childPath("retry_tiers")
+        let node = reader.node("retry_tiers")
+        guard case .list(let items)? = node?.value else {
+            return reader.list("retry_tiers", default: fallback, Parse.duration(.milliseconds(1)...(.seconds(86_400))))
+        }
+        guard !items.isEmpty else {
+            reader.log.report(path, "must list at least one delay")
+            return fallback
+        }
+        var tiers: [Duration] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = KeyPath.index(path, index)
+            guard let tier = MappingReader.parse(item, at: itemPath, with: Parse.duration(.milliseconds(1)...(.seconds(86_400))), log: reader.log) else {
+                continue
+            }
+            if let previous = tiers.last, tier <= previous {
+                reader.log.report(itemPath, "must be longer than the tier before it (\(DurationText.format(previous))): tiers increase strictly" + item.originNote)
+            }
+            tiers.append(tier)
+        }
+        return tiers
+    }
+}

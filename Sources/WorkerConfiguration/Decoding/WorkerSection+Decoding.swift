@@ -1,0 +1,14 @@
+extension WorkerSection {
+    static func decode(_ node: ConfigNode?, path: String, log: ProblemLog) -> WorkerSection {
+        var reader = MappingReader(node, path: path, log: log)
+        var section = WorkerSection()
+        section.name = reader.value("name", default: section.name, Parse.string)
+        section.prefetch = reader.value("prefetch", default: section.prefetch, Parse.int(1...65535))
+        section.shutdownTimeout = reader.value("shutdown_timeout", default: section.shutdownTimeout, Parse.duration(.zero...(.seconds(3600))))
+        section.declareTopology = reader.value("declare_topology", default: section.declareTopology, Parse.bool)
+        section.maxAttempts = reader.value("max_attempts", default: section.maxAttempts, Parse.int(1...100))
+        section.credentialBackoff = reader.value("credential_backoff", default: section.credentialBackoff, Parse.duration(.seconds(1)...(.seconds(86_400))))
+        reader.reportUnknownKeys()
+        return section
+    }
+}

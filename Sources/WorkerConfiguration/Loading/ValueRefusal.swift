@@ -1,0 +1,8 @@
+/// Why a value cannot be used for its key, in words for the operator (the reader adds the key path).
+struct ValueRefusal: Error {
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Reads the worker's configuration: the YAML file, then `APNS_WORKER__…` environment overrides, then
+/// validation of every key's shape and range.
+public enum WorkerSettingsLoader {
+    /// The prefix of environment variables that override keys: `APNS_WORKER__AMQP__HEARTBEAT=30s`.
+    public static let environmentPrefix = EnvironmentOverrides.prefix
+
+    /// Parses the YAML at `path` (or starts from defaults when `path` is nil), applies environment
+    /// overrides, and validates shapes and ranges.
+    ///
+    /// - Throws: ``ConfigurationProblems`` listing every problem found, not just the first.
+    public static func load(path: String?, environment: [String: String]) throws(ConfigurationProblems) -> WorkerSettings {
+        guard let path else { return try load(yaml: "", environment: environment) }
+        guard let data = FileManager.default.contents(atPath: path), let yaml = String(data: data, encoding: .utf8) else {
+            throw ConfigurationProblems([ConfigurationProblem(path: "", message: "cannot read configuration file \(path)")])
+        }
+        return try load(yaml: yaml, environment: environment)
+    }
+
+    /// Parses `yaml`, applies environment overrides, and validates shapes and ranges.
+    ///
+    /// - Throws: ``ConfigurationProblems`` listing every problem found, not just the first.
+    public static func load(yaml: String, environment: [String: String]) throws(ConfigurationProblems) -> WorkerSettings {
+        let log = ProblemLog()
+        // A file that is not YAML has no keys to check; overrides on top of it would only add noise.
+        guard var root = ConfigNode.parse(yaml: yaml, origin: nil, path: "", log: log) else {
+            throw ConfigurationProblems(log.problems)
+        }
+        EnvironmentOverrides.apply(environment, to: &root, log: log)
+        let settings = WorkerSettings.decode(root, log: log)
+        guard log.isEmpty else { throw ConfigurationProblems(log.problems) }
+        return settings
+    }
+}

@@ -1,0 +1,26 @@
+public import APNsClient
+
+/// `apns`: how the worker talks to APNs, shared by every credential.
+public struct APNsSection: Sendable, Hashable {
+    /// Overrides Apple's hosts for every credential (a mock server, a proxy).
+    public var endpoint: APNsEndpoint? = nil
+    /// An extra PEM CA file to trust (the mock server's CA in tests).
+    public var caFile: String? = nil
+    /// Trust the system CA store, as Apple's hosts need.
+    public var trustSystemStore: Bool = true
+    /// How long a request may wait for APNs' answer.
+    public var requestTimeout: Duration = .seconds(10)
+    /// How long a TCP connect and TLS handshake may take.
+    public var connectTimeout: Duration = .seconds(10)
+    /// PING a connection that was quiet this long.
+    public var pingInterval: Duration = .seconds(60)
+    /// Replace a connection whose PING is not answered within this time.
+    public var pingTimeout: Duration = .seconds(10)
+    /// Connections per credential, unless the credential says otherwise.
+    public var connections: Int = 2
+    /// Requests that may wait for a free stream per credential before sends fail at once.
+    public var maxWaitingRequests: Int = 10_000
+
+    /// The documented defaults.
+    public init() {}
+}

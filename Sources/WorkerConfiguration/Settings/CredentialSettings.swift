@@ -1,0 +1,31 @@
+public import APNsCore
+
+/// One entry of `credentials`: a name, how it authenticates, and the topics it serves.
+public struct CredentialSettings: Sendable, Hashable {
+    /// Unique among the credentials; jobs may name it explicitly.
+    public var name: String
+    /// Token or certificate, with the files each needs.
+    public var kind: CredentialKind
+    /// Which APNs service the credential's apps and device tokens belong to.
+    public var environment: APNsEnvironment
+    /// Connections for this credential; `nil` means `apns.connections`.
+    public var connections: Int?
+    /// Jobs for these topics use this credential; a bundle id also matches its push-type topics
+    /// (`com.acme.app` matches `com.acme.app.voip`).
+    public var topics: [String]
+
+    /// A credential as the file would describe it.
+    public init(
+        name: String,
+        kind: CredentialKind,
+        environment: APNsEnvironment = .production,
+        connections: Int? = nil,
+        topics: [String] = []
+    ) {
+        self.name = name
+        self.kind = kind
+        self.environment = environment
+        self.connections = connections
+        self.topics = topics
+    }
+}

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `worker`: how this process consumes and retries jobs.
+public struct WorkerSection: Sendable, Hashable {
+    /// Shown in every result's `worker` field; the host name by default.
+    public var name: String = Self.hostName
+    /// Unacknowledged deliveries the broker may push at once (`basic.qos`), 1...65535.
+    public var prefetch: Int = 500
+    /// How long a graceful shutdown waits for in-flight jobs before giving up on them.
+    public var shutdownTimeout: Duration = .seconds(20)
+    /// Whether to declare the exchanges and queues of ``TopologySection`` at start.
+    public var declareTopology: Bool = true
+    /// APNs attempts per job, the first try included, 1...100.
+    public var maxAttempts: Int = 5
+    /// How long a credential that APNs refused (bad token, revoked certificate) is paused.
+    public var credentialBackoff: Duration = .seconds(60)
+
+    /// The documented defaults.
+    public init() {}
+
+    /// This machine's host name, or `apns-worker` when the system will not say.
+    public static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "apns-worker" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "apns-worker" : name
+    }()
+}

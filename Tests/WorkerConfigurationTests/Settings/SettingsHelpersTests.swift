@@ -1,0 +1,71 @@
+import APNsClient
+import Foundation
+import Testing
+import TestSupport
+import WorkerConfiguration
+
+@Suite struct SettingsHelpersTests {
+    @Test func theClientConfigurationFollowsTheAPNsSection() throws {
+        let yaml = """
+            apns: {ca_file: /ca.pem, trust_system_store: false, request_timeout: 3s, connect_timeout: 4s,
+                   ping_interval: 30s, ping_timeout: 2s, connections: 7, max_waiting_requests: 99}
+            """
+        let configuration = try WorkerSettingsLoader.load(yaml: yaml + "\n" + Sample.credential, environment: [:]).clientConfiguration
+        #expect(configuration.additionalTrustedCAFile == "/ca.pem")
+        #expect(!configuration.trustsSystemStore)
+        #expect(configuration.requestTimeout == .seconds(3))
+        #expect(configuration.connectTimeout == .seconds(4))
+        #expect(configuration.pingInterval == .seconds(30))
+        #expect(configuration.pingTimeout == .seconds(2))
+        #expect(configuration.connectionsPerPool == 7)
+        #expect(configuration.maximumWaitingRequests == 99)
+    }
+
+    @Test func brokerURLsBecomeAddresses() throws {
+        var amqp = AMQPSection()
+        amqp.urls = ["amqp://guest:guest@localhost:5672/", "amqps://user:pa%40ss@rabbit:5671/%2F", "amqp://rabbit/prod"]
+        let nodes = try amqp.nodeAddresses()
+        #expect(nodes.map(\.host) == ["localhost", "rabbit", "rabbit"])
+        #expect(nodes.map(\.port) == [5672, 5671, 5672])
+        #expect(nodes.map(\.usesTLS) == [false, true, false])
+        #expect(nodes.map(\.virtualHost) == ["/", "/", "prod"])
+        #expect(nodes[1].password == "pa@ss")
+        #expect(!nodes[1].description.contains("pa"))
+    }
+
+    @Test func thePasswordFileReplacesEveryPassword() throws {
+        var amqp = AMQPSection()
+        amqp.urls = ["amqp://apns:changeme@a/", "amqp://apns@b/"]
+        amqp.passwordFile = try TemporaryFile.write("s3cret\n", mode: 0o600)
+        #expect(try amqp.nodeAddresses().map(\.password) == ["s3cret", "s3cret"])
+    }
+
+    @Test func aBadBrokerURLIsRefusedWithoutEchoingIt() {
+        let problems = Sample.problems("amqp:\n  urls: amqp://user:hunter2@/vhost\n" + Sample.credential)
+        #expect(problems.map(\.path) == ["amqp.urls"])
+        #expect(!ConfigurationProblems(problems).description.contains("hunter2"))
+    }
+
+    @Test func relativePathsResolveAgainstADirectory() throws {
+        let yaml = """
+            amqp: {password_file: pw, tls: {ca_file: /abs/ca.pem}}
+            apns: {ca_file: certs/ca.pem}
+            credentials:
+              - {name: a, team_id: TEAMID0001, key_id: TESTKEY001, key_file: keys/a.p8}
+              - {name: b, p12_file: b.p12}
+            """
+        let settings = try WorkerSettingsLoader.load(yaml: yaml, environment: [:]).resolvingRelativePaths(against: "/srv")
+        #expect(settings.amqp.passwordFile == "/srv/pw")
+        #expect(settings.amqp.tls.caFile == "/abs/ca.pem")
+        #expect(settings.apns.caFile == "/srv/certs/ca.pem")
+        #expect(settings.credentials[1].kind == .pkcs12(file: "/srv/b.p12", passwordFile: nil))
+    }
+
+    @Test func aBrokenCAFileIsACheckProblem() throws {
+        var settings = try WorkerSettingsLoader.load(yaml: Sample.credential, environment: [:])
+        settings.credentials = []
+        settings.apns.caFile = try TemporaryFile.write("not a certificate", mode: 0o600)
+        let problems = ConfigurationCheck.problems(settings)
+        #expect(problems.map(\.path) == ["credentials", "apns.ca_file"])
+    }
+}
