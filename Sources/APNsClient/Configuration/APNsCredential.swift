@@ -15,10 +15,13 @@ public struct APNsCredential: Sendable, CustomStringConvertible {
 
     public let name: String
     public let authentication: Authentication
+    /// Connections for this credential's pools; `nil` takes ``APNsClientConfiguration/connectionsPerPool``.
+    public let connections: Int?
 
-    public init(name: String, authentication: Authentication) {
+    public init(name: String, authentication: Authentication, connections: Int? = nil) {
         self.name = name
         self.authentication = authentication
+        self.connections = connections
     }
 
     /// Whether requests carry provider tokens (and the stream ramp applies).

@@ -11,7 +11,7 @@ extension APNsConnectionPool {
         let now = NIODeadline.now()
         let step = state.withLock { state -> Step in
             guard state.isStarted, !state.isShutDown, !state.connectScheduled,
-                state.activeCount < configuration.connectionsPerPool
+                state.activeCount < (credential.connections ?? configuration.connectionsPerPool)
             else { return .nothing }
             if let last = state.lastAttempt {
                 let due = last + TimeAmount(reconnect.delay(afterFailures: state.consecutiveFailures))
