@@ -1,0 +1,12 @@
+public import AMQP
+
+/// What the worker needs from the broker for one job: confirmed publishes, acks and rejects.
+///
+/// ``AMQPClient`` is the real one; tests of the processing logic may use a recording fake.
+public protocol JobBroker: Sendable {
+    func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool) async throws -> AMQPPublishOutcome
+    func ack(_ delivery: AMQPDelivery) async
+    func reject(_ delivery: AMQPDelivery, requeue: Bool) async
+}
+
+extension AMQPClient: JobBroker {}

@@ -1,0 +1,33 @@
+import APNsCore
+
+/// Why a job cannot be sent at all: it becomes a `failed` result with this code and a dead letter.
+public struct JobError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable code; results use it in their routing key (`result.failed.<code>`).
+    public let code: String
+    /// What exactly is wrong, safe to log (device tokens appear truncated).
+    public let detail: String
+    /// The job's id, when it could be read.
+    public let jobID: String?
+
+    public init(code: String, detail: String, jobID: String?) {
+        self.code = code
+        self.detail = detail
+        self.jobID = jobID
+    }
+
+    public var description: String { "\(code): \(detail)" }
+
+    /// The body is not a JSON object.
+    public static let invalidJSON = "InvalidJSON"
+    /// A required field is absent.
+    public static let missingField = "MissingField"
+    /// A field has the wrong type or an impossible value.
+    public static let invalidField = "InvalidField"
+    /// The job names a credential the worker does not have, or no credential serves its topic.
+    public static let unknownCredential = "UnknownCredential"
+
+    /// A request the APNs rules refuse, coded by the APNs reason it would have drawn.
+    init(_ error: NotificationError, jobID: String?) {
+        self.init(code: error.code.name, detail: error.detail, jobID: jobID)
+    }
+}

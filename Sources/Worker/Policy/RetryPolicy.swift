@@ -1,0 +1,78 @@
+public import APNsClient
+public import APNsCore
+public import Foundation
+
+/// Decides, after each attempt, whether a job is done, retried (which tier, how long), or given up.
+public struct RetryPolicy: Sendable {
+    /// Delays of the retry tiers, shortest first (their queues hold a job that long).
+    public let tiers: [Duration]
+    /// Attempts per job, the first included.
+    public let maxAttempts: Int
+
+    public init(tiers: [Duration], maxAttempts: Int) {
+        precondition(!tiers.isEmpty && maxAttempts >= 1, "validated by the configuration")
+        self.tiers = tiers
+        self.maxAttempts = maxAttempts
+    }
+
+    /// The verdict on attempt number `attempts` (1-based, over the job's whole life) of `job`.
+    ///
+    /// - Parameter jitter: a factor in 0.8...1.0 applied to the tier's delay, so jobs that failed together
+    ///   do not all come back in the same second.
+    public func verdict(
+        for outcome: Result<APNsResponse, APNsSendError>,
+        job: Job,
+        attempts: Int,
+        now: Date,
+        jitter: Double = Double.random(in: 0.8...1.0)
+    ) -> Verdict {
+        let failure: TransientFailure
+        switch outcome {
+        case .success(.accepted(let acceptance)):
+            return .delivered(acceptance)
+        case .success(.rejected(let rejection)):
+            switch rejection.disposition {
+            case .permanent: return .rejected(rejection)
+            case .credentialFailure: return .credentialRefused(lastError: "\(rejection.status) \(rejection.reason)")
+            case .retryLater, .recycleConnection, .retryAfterTokenRefresh: failure = TransientFailure(rejection)
+            }
+        case .failure(let error):
+            if error.disposition == .credentialFailure { return .credentialRefused(lastError: "\(error)") }
+            failure = TransientFailure(error)
+        }
+        return retryOrGiveUp(failure, job: job, attempts: attempts, now: now, jitter: jitter)
+    }
+
+    private func retryOrGiveUp(_ failure: TransientFailure, job: Job, attempts: Int, now: Date, jitter: Double) -> Verdict {
+        if let deadline = job.deadline, deadline <= now {
+            return .expired(lastError: failure.description)
+        }
+        guard attempts < maxAttempts else {
+            return .failed(code: failure.code, detail: "\(attempts) attempts; last: \(failure.description)", rejection: failure.rejection)
+        }
+        let (tier, delay) = schedule(attempts: attempts, retryAfter: failure.retryAfter, jitter: jitter)
+        if let deadline = job.deadline, now.addingTimeInterval(delay.seconds) > deadline {
+            return .expired(lastError: failure.description)
+        }
+        return .retry(tier: tier, delay: delay, lastError: failure.description)
+    }
+
+    /// The tier for the attempt that failed (one tier further per attempt, the last one repeating),
+    /// moved up to the first tier at least as long as `Retry-After`.
+    func schedule(attempts: Int, retryAfter: Duration?, jitter: Double) -> (tier: Int, delay: Duration) {
+        var tier = min(max(attempts - 1, 0), tiers.count - 1)
+        if let retryAfter {
+            tier = tiers.indices.first { $0 >= tier && tiers[$0] >= retryAfter } ?? tiers.count - 1
+        }
+        let delay = tiers[tier] * min(max(jitter, 0.8), 1.0)
+        return (tier, max(delay, min(retryAfter ?? .zero, tiers[tier])))
+    }
+}
+
+extension Duration {
+    /// Seconds as a floating-point number.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

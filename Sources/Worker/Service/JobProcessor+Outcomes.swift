@@ -1,0 +1,99 @@
+import AMQP
+import APNsCore
+import Foundation
+import Logging
+
+/// What the processor publishes for each verdict, and the ack that waits for the broker's confirms.
+extension JobProcessor {
+    /// The result of `verdict`, with a retry or dead-letter copy where the verdict calls for one.
+    func complete(_ verdict: Verdict, job: Job, credential: String, attempts: Int, context: ResultContext) -> [Publication] {
+        var result = context.result(status: .failed, attempts: attempts, completedAt: now())
+        result.credential = credential
+        switch verdict {
+        case .delivered(let acceptance):
+            result.status = .delivered
+            result.httpStatus = 200
+            result.apnsID = acceptance.apnsID ?? job.request.apnsID?.value
+            result.apnsUniqueID = acceptance.uniqueID
+        case .rejected(let rejection):
+            result.status = .rejected
+            result.apply(rejection)
+        case .failed(let code, let detail, let rejection):
+            result.reason = code
+            result.detail = detail
+            if let rejection { result.apply(rejection) }
+            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "\(code): \(detail)")]
+        case .expired(let lastError):
+            result.status = .expired
+            result.detail = lastError
+            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "expired: \(lastError)")]
+        case .retry(let tier, let delay, let lastError):
+            logger.debug("retrying job", metadata: ["job": "\(job.id)", "attempts": "\(attempts)", "tier": "\(tier)", "error": "\(lastError)"])
+            return [messages.retry(context.delivery.message, tier: tier, delay: delay, attempts: attempts, lastError: lastError)]
+        case .credentialRefused(let lastError):
+            return [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError)]
+        }
+        if result.apnsID == nil { result.apnsID = job.request.apnsID?.value }
+        return [messages.result(result, replyTo: context.replyTo)]
+    }
+
+    /// A job that cannot be sent: a `failed` result (when it has an id) and a dead letter.
+    func malformed(_ error: JobError, attempts: Int, context: ResultContext) -> [Publication] {
+        var publications = [messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "\(error.code): \(error.detail)")]
+        if error.jobID != nil {
+            var result = context.result(status: .failed, attempts: attempts, completedAt: now())
+            result.id = error.jobID
+            result.reason = error.code
+            result.detail = error.detail
+            publications.insert(messages.result(result, replyTo: context.replyTo), at: 0)
+        }
+        return publications
+    }
+
+    /// The job back to a retry tier at least `seconds` long, its attempts unchanged.
+    func postpone(_ delivery: AMQPDelivery, job: Job, for seconds: TimeInterval, reason: String) -> Publication {
+        let (tier, delay) = policy.schedule(attempts: 1, retryAfter: .seconds(max(0, seconds)), jitter: 1)
+        return messages.retry(delivery.message, tier: tier, delay: delay, attempts: job.previousAttempts, lastError: reason)
+    }
+
+    /// Publishes everything for one job and acks it only if the broker confirmed all of it; a returned
+    /// or nacked publish leaves the job unacked (requeued), so nothing is lost.
+    func finish(_ delivery: AMQPDelivery, with publications: [Publication]) async {
+        let outcomes = await withTaskGroup(of: Result<AMQPPublishOutcome, any Error>.self) { group in
+            for publication in publications {
+                group.addTask {
+                    do {
+                        return .success(try await broker.publish(exchange: publication.exchange, routingKey: publication.routingKey, message: publication.message, mandatory: true))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            var outcomes: [Result<AMQPPublishOutcome, any Error>] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        if outcomes.allSatisfy({ if case .success(.confirmed) = $0 { true } else { false } }) {
+            await broker.ack(delivery)
+            return
+        }
+        let problems = outcomes.compactMap { outcome -> String? in
+            switch outcome {
+            case .success(.confirmed): nil
+            case .success(let other): "\(other)"
+            case .failure(let error): "\(error)"
+            }
+        }
+        logger.error("a result or copy was not confirmed by the broker; the job stays queued", metadata: ["problems": "\(problems)"])
+        await broker.reject(delivery, requeue: true)
+    }
+}
+
+extension JobResult {
+    mutating func apply(_ rejection: APNsRejection) {
+        httpStatus = rejection.status
+        reason = rejection.reason.name
+        timestamp = rejection.timestampMilliseconds
+        if let id = rejection.apnsID { apnsID = id }
+    }
+}

@@ -1,0 +1,52 @@
+import AMQP
+import Foundation
+import WorkerConfiguration
+
+/// Builds the messages the worker publishes: results, retry copies, dead letters.
+struct OutgoingMessages {
+    let topology: Topology
+
+    /// Header carrying the attempts made so far on retried and dead-lettered copies (not `x-`: those
+    /// are the broker's).
+    static let attemptHeader = "retry-attempt"
+    /// Header carrying the last failure on retried and dead-lettered copies.
+    static let lastErrorHeader = "last-error"
+
+    /// A result, to the job's `reply_to` queue (through the default exchange) or the results exchange.
+    func result(_ result: JobResult, replyTo: String?) -> Publication {
+        var properties = AMQPProperties()
+        properties.contentType = "application/json"
+        properties.correlationID = result.id
+        properties.persistent = true
+        properties.type = "apns.result"
+        properties.appID = "apns-worker"
+        properties.timestamp = Int64(result.completedAt.timeIntervalSince1970)
+        let message = AMQPMessage(body: result.encoded(), properties: properties)
+        if let replyTo, !replyTo.isEmpty {
+            return Publication(exchange: "", routingKey: replyTo, message: message)
+        }
+        return Publication(exchange: topology.settings.resultsExchange, routingKey: result.routingKey, message: message)
+    }
+
+    /// The job again, to the retry tier that holds it for `delay` (shortened from the tier's TTL by jitter).
+    func retry(_ original: AMQPMessage, tier: Int, delay: Duration, attempts: Int, lastError: String) -> Publication {
+        var message = annotated(original, attempts: attempts, lastError: lastError)
+        message.properties.expiration = String(max(0, delay.milliseconds))
+        return Publication(exchange: topology.settings.retryExchange, routingKey: Topology.routingKey(forTier: topology.settings.retryTiers[tier]), message: message)
+    }
+
+    /// The job as it came, plus why it ended here, to the dead-letter exchange.
+    func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String) -> Publication {
+        var message = annotated(original, attempts: attempts, lastError: lastError)
+        message.properties.expiration = nil
+        return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: message)
+    }
+
+    private func annotated(_ original: AMQPMessage, attempts: Int, lastError: String) -> AMQPMessage {
+        var message = original
+        message.properties.persistent = true
+        message.properties.headers[Self.attemptHeader] = .int(Int64(attempts))
+        message.properties.headers[Self.lastErrorHeader] = .string(String(lastError.prefix(500)))
+        return message
+    }
+}

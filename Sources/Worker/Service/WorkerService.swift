@@ -1,0 +1,90 @@
+public import AMQP
+public import APNsClient
+import Foundation
+public import Logging
+public import ServiceLifecycle
+import Synchronization
+public import WorkerConfiguration
+
+/// The worker: consumes jobs, sends them through APNs, publishes every outcome, acks when confirmed.
+///
+/// In-flight work is bounded by the broker's prefetch (``WorkerSection/prefetch``); behind it, the APNs
+/// client's streams and bounded waiting line apply back-pressure. On graceful shutdown it cancels the
+/// consumer first (RabbitMQ 3.10 quorum queues can lose acks sent just before a channel closes), lets
+/// in-flight jobs finish within the shutdown timeout, requeues the rest, and closes.
+public final class WorkerService: Service {
+    public let settings: WorkerSettings
+    public let amqp: AMQPClient
+    public let apns: APNsClient
+    public let gate = CredentialGate()
+    let processor: JobProcessor
+    let logger: Logger
+    let inFlight = Atomic(0)
+
+    public init(settings: WorkerSettings, credentials: CredentialRegistry, amqp: AMQPClient, logger: Logger) {
+        self.settings = settings
+        self.amqp = amqp
+        self.logger = logger
+        apns = APNsClient(configuration: settings.clientConfiguration, logger: logger)
+        processor = JobProcessor(broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger)
+    }
+
+    /// Jobs being processed right now.
+    public var jobsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    public func run() async throws {
+        try await amqp.connect()
+        if settings.worker.declareTopology {
+            let topology = Topology(settings: settings.topology)
+            try await amqp.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        }
+        let deliveries = try await amqp.consume(queue: settings.topology.jobsQueue, prefetch: UInt16(settings.worker.prefetch))
+        logger.notice("worker consuming", metadata: ["queue": "\(settings.topology.jobsQueue)", "prefetch": "\(settings.worker.prefetch)", "worker": "\(settings.worker.name)"])
+        let (intake, door) = AsyncStream.makeStream(of: AMQPDelivery.self)
+        // Relays deliveries while the door is open; once it closes (shutdown), what still arrives goes back.
+        let relay = Task { [amqp] in
+            for await delivery in deliveries {
+                if case .terminated = door.yield(delivery) { await amqp.reject(delivery, requeue: true) }
+            }
+        }
+        try await withGracefulShutdownHandler {
+            try await process(intake)
+        } onGracefulShutdown: { [amqp, logger] in
+            Task {
+                logger.notice("draining: cancelling the consumer")
+                await amqp.cancelConsuming()
+                door.finish()
+            }
+        }
+        logger.notice("worker drained; closing")
+        await amqp.close()
+        relay.cancel()
+        apns.shutdown()
+    }
+
+    /// Processes every delivery from `intake`; when it ends, waits for in-flight jobs up to the shutdown
+    /// timeout, then cancels them (each cancelled job is requeued, not lost).
+    private func process(_ intake: AsyncStream<AMQPDelivery>) async throws {
+        try await withThrowingDiscardingTaskGroup { group in
+            for await delivery in intake {
+                inFlight.add(1, ordering: .relaxed)
+                group.addTask { [self] in
+                    await processor.process(delivery)
+                    inFlight.subtract(1, ordering: .relaxed)
+                }
+            }
+            let deadline = ContinuousClock.now + settings.worker.shutdownTimeout
+            group.addTask { [self] in
+                while inFlight.load(ordering: .relaxed) > 0 {
+                    guard ContinuousClock.now < deadline else {
+                        logger.warning("shutdown timeout reached; requeueing unfinished jobs", metadata: ["in-flight": "\(inFlight.load(ordering: .relaxed))"])
+                        throw DrainTimeout()
+                    }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+    }
+
+    struct DrainTimeout: Error {}
+}

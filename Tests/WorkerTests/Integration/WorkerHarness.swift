@@ -1,0 +1,163 @@
+import AMQP
+import APNsClient
+import APNsCore
+import Foundation
+import Logging
+import MockAPNs
+import ServiceLifecycle
+import TestSupport
+import Worker
+import WorkerConfiguration
+
+/// A worker against the test broker and a mock APNs, on a topology of its own (names carry a unique
+/// prefix, so suites share the broker without seeing each other's messages).
+struct WorkerHarness {
+    let mock: MockHarness
+    let settings: WorkerSettings
+    let prefix: String
+
+    /// Starts a mock (adjusted by `mockSetup`) and prepares settings (adjusted by `setup`).
+    static func make(
+        mockSetup: (inout MockServerConfiguration) -> Void = { _ in },
+        setup: (inout WorkerSettings) -> Void = { _ in }
+    ) async throws -> WorkerHarness {
+        let mock = try await MockHarness.start(mockSetup)
+        let prefix = "wt-\(UUID().uuidString.prefix(8).lowercased())."
+        var settings = WorkerSettings()
+        settings.worker.name = "test-worker"
+        settings.worker.prefetch = 200
+        settings.worker.maxAttempts = 3
+        settings.worker.shutdownTimeout = .seconds(10)
+        settings.worker.credentialBackoff = .milliseconds(500)
+        settings.amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/"]
+        settings.topology.jobsExchange = prefix + "jobs"
+        settings.topology.jobsQueue = prefix + "jobs"
+        settings.topology.retryExchange = prefix + "retry"
+        settings.topology.retryQueuePrefix = prefix + "retry."
+        settings.topology.retryTiers = [.milliseconds(200), .milliseconds(400)]
+        settings.topology.deadExchange = prefix + "dead"
+        settings.topology.deadQueue = prefix + "dead"
+        settings.topology.resultsExchange = prefix + "results"
+        settings.topology.resultsQueue = prefix + "results"
+        settings.apns.endpoint = mock.endpoint
+        settings.apns.caFile = Fixtures.path("tls/ca.pem")
+        settings.apns.trustSystemStore = false
+        settings.apns.requestTimeout = .seconds(3)
+        settings.credentials = [
+            CredentialSettings(
+                name: "team-one",
+                kind: .token(teamID: "TEAMID0001", keyID: "TESTKEY001", keyFile: try Fixtures.privateCopy(of: "keys/AuthKey_TESTKEY001.p8"), allowInsecureKeyPermissions: false, refreshAge: 50 * 60),
+                environment: .development, topics: ["com.example.app"]
+            ),
+            CredentialSettings(
+                name: "team-two",
+                kind: .token(teamID: "TEAMID0002", keyID: "TESTKEY002", keyFile: try Fixtures.privateCopy(of: "keys/AuthKey_TESTKEY002.p8"), allowInsecureKeyPermissions: false, refreshAge: 50 * 60),
+                environment: .development, topics: ["com.example.other"]
+            ),
+        ]
+        setup(&settings)
+        return WorkerHarness(mock: mock, settings: settings, prefix: prefix)
+    }
+
+    /// A worker service in this process, running until ``RunningWorker/stop()``.
+    func startWorker() async throws -> RunningWorker {
+        let logger = Self.quietLogger("worker")
+        let amqp = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: logger)
+        let service = WorkerService(settings: settings, credentials: try CredentialRegistry.load(settings), amqp: amqp, logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: service)], logger: logger))
+        let task = Task { try await group.run() }
+        return RunningWorker(service: service, group: group, task: task)
+    }
+
+    /// Declares the topology and publishes `bodies` as jobs, each confirmed.
+    func publish(_ bodies: [[UInt8]]) async throws {
+        let producer = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: Self.quietLogger("producer"))
+        try await producer.connect()
+        let topology = Topology(settings: settings.topology)
+        try await producer.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
+            for (index, body) in bodies.enumerated() {
+                if index >= 500, let outcome = try await group.next(), outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }
+                var properties = AMQPProperties()
+                properties.contentType = "application/json"
+                properties.persistent = true
+                let message = AMQPMessage(body: body, properties: properties)
+                group.addTask {
+                    try await producer.publish(exchange: settings.topology.jobsExchange, routingKey: settings.topology.jobsRoutingKey, message: message, mandatory: true)
+                }
+            }
+            for try await outcome in group where outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }
+        }
+        await producer.close()
+    }
+
+    /// Consumes `queue` until `count` messages arrived or nothing arrived for `idle`.
+    func drain(_ queue: String, count: Int, idle: Duration = .seconds(10)) async throws -> [AMQPMessage] {
+        let consumer = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: Self.quietLogger("consumer"))
+        try await consumer.connect()
+        let topology = Topology(settings: settings.topology)
+        try await consumer.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        let deliveries = try await consumer.consume(queue: queue, prefetch: 1000)
+        let inbox = Inbox()
+        let reader = Task {
+            for await delivery in deliveries {
+                inbox.add(delivery.message)
+                await consumer.ack(delivery)
+            }
+        }
+        while inbox.count < count, ContinuousClock.now - inbox.lastArrival < idle {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await consumer.cancelConsuming()
+        reader.cancel()
+        await consumer.close()
+        return inbox.messages
+    }
+
+    /// The results published so far, decoded.
+    func results(count: Int, idle: Duration = .seconds(10)) async throws -> [JobResult] {
+        try await drain(settings.topology.resultsQueue!, count: count, idle: idle).map { try JobResult.decode($0.body) }
+    }
+
+    /// Deletes this harness's queues and exchanges, and stops the mock.
+    func tearDown() async {
+        if let cleaner = try? AMQPClient(options: AMQPClientOptions(settings: settings.amqp), logger: Self.quietLogger("cleanup")),
+            (try? await cleaner.connect()) != nil
+        {
+            let topology = Topology(settings: settings.topology)
+            for queue in topology.queues { try? await cleaner.deleteQueue(queue.name) }
+            for exchange in topology.exchanges { try? await cleaner.deleteExchange(exchange.name) }
+            await cleaner.close()
+        }
+        await mock.server.stop()
+    }
+
+    static func quietLogger(_ label: String) -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = ProcessInfo.processInfo.environment["WORKER_TEST_LOG"] == nil ? .critical : .debug
+        return logger
+    }
+}
+
+/// A worker service running in a service group.
+struct RunningWorker {
+    let service: WorkerService
+    let group: ServiceGroup
+    let task: Task<Void, any Error>
+
+    /// Graceful shutdown: the worker drains and returns.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+    }
+}
+
+/// The broker's port, as the test command exported it.
+enum TestBrokerPort {
+    static let value = Int(ProcessInfo.processInfo.environment["APNS_RABBITMQ_PORT"] ?? "") ?? 5673
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
