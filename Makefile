@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test bench mock fixtures clean
+.PHONY: deps build test demo bench mock fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -14,6 +14,10 @@ build: deps
 ## The whole test suite against a private RabbitMQ; non-zero exit on any failure.
 test: deps
 	scripts/test.sh
+
+## The main job: RabbitMQ + mock APNs + a worker, a few thousand sample jobs, a summary; stops what it started.
+demo: deps
+	scripts/demo.sh
 
 ## Figures only (never pass/fail): token signing cost, and the APNs client against h2load on the mock.
 bench: deps

@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // C libraries: module map + shim.h each, imported by exactly one Swift module.
@@ -45,7 +47,11 @@ let package = Package(
         // Wrappers: the only importers of the C modules.
         .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
-        .target(name: "AMQP", dependencies: ["CRabbitMQ"], swiftSettings: swiftSettings),
+        .target(
+            name: "AMQP",
+            dependencies: ["CRabbitMQ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
 
         // Domain: APNs requests, responses, reasons and provider tokens; no I/O.
         .target(name: "APNsCore", dependencies: ["TLS"], swiftSettings: swiftSettings),
@@ -73,6 +79,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The worker's configuration: one YAML file, environment overrides, secrets by file, check-config.
+        .target(
+            name: "WorkerConfiguration",
+            dependencies: ["APNsCore", "APNsClient", "TLS", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+
+        // The worker: jobs in, APNs, results out, retries and dead letters.
+        .target(
+            name: "Worker",
+            dependencies: [
+                "AMQP", "APNsClient", "APNsCore", "TLS", "WorkerConfiguration",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The mock APNs server: validates like APNs, injects faults, records deliveries.
         .target(
             name: "MockAPNs",
@@ -89,8 +113,10 @@ let package = Package(
         .executableTarget(
             name: "APNsWorkerCLI",
             dependencies: [
-                "APNsCore", "APNsClient", "TLS",
+                "AMQP", "APNsCore", "APNsClient", "HTTP2", "TLS", "Worker", "WorkerConfiguration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -128,7 +154,17 @@ let package = Package(
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
-        .testTarget(name: "AMQPTests", dependencies: ["AMQP"], swiftSettings: swiftSettings),
+        .testTarget(name: "AMQPTests", dependencies: ["AMQP", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "WorkerConfigurationTests", dependencies: ["WorkerConfiguration", "APNsClient", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WorkerTests",
+            dependencies: [
+                "Worker", "WorkerConfiguration", "AMQP", "APNsClient", "APNsCore", "MockAPNs", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TLS", "TestSupport"], swiftSettings: swiftSettings),
     ]
 )

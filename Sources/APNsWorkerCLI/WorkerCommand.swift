@@ -1,4 +1,7 @@
+import AMQP
 import ArgumentParser
+import HTTP2
+import TLS
 
 /// `apns-worker`: the one executable users run.
 @main
@@ -6,7 +9,10 @@ struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apns-worker",
         abstract: "Delivers Apple push notifications from RabbitMQ jobs over pooled HTTP/2 connections.",
-        subcommands: [SendCommand.self, VersionCommand.self]
+        subcommands: [
+            RunCommand.self, SendCommand.self, DeclareCommand.self, CheckConfigCommand.self, PublishCommand.self,
+            ResultsCommand.self, VersionCommand.self,
+        ]
     )
 }
 
@@ -14,9 +20,9 @@ struct WorkerCommand: AsyncParsableCommand {
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the version and the C libraries in use.")
 
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     func run() {
-        print("apns-worker \(Self.version)")
+        print("apns-worker \(Self.version) (rabbitmq-c \(AMQPLibrary.version), nghttp2 \(HTTP2Library.version), \(OpenSSLLibrary.version))")
     }
 }

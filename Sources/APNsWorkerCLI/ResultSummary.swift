@@ -1,0 +1,41 @@
+import Foundation
+import Worker
+
+/// Counts and latencies of a stream of results, and the table the demo prints.
+struct ResultSummary {
+    private(set) var count = 0
+    private var unreadable = 0
+    private var byOutcome: [String: Int] = [:]
+    private var latencies: [Int64] = []
+    private var first: Date?
+    private var last: Date?
+
+    mutating func add(_ result: JobResult?) {
+        count += 1
+        guard let result else {
+            unreadable += 1
+            return
+        }
+        let key = result.reason.map { "\(result.status.rawValue) \($0)" } ?? result.status.rawValue
+        byOutcome[key, default: 0] += 1
+        if let latency = result.latencyMS { latencies.append(latency) }
+        first = min(first ?? result.completedAt, result.completedAt)
+        last = max(last ?? result.completedAt, result.completedAt)
+    }
+
+    func report() -> String {
+        var lines = ["\(count) result(s)" + (unreadable > 0 ? " (\(unreadable) unreadable)" : "")]
+        for (outcome, number) in byOutcome.sorted(by: { $0.value > $1.value }) {
+            lines.append(String(format: "  %-40@ %6d", outcome as NSString, number))
+        }
+        if !latencies.isEmpty {
+            let sorted = latencies.sorted()
+            func percentile(_ p: Double) -> Int64 { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            lines.append("latency (enqueue → result) ms: p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(sorted.last!)")
+        }
+        if let first, let last, last > first {
+            lines.append(String(format: "throughput: %.0f results/s over %.1f s", Double(count) / last.timeIntervalSince(first), last.timeIntervalSince(first)))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Writes N sample notification jobs as JSON lines, with a known mix of outcomes against the mock APNs.
+
+The mock treats device tokens starting with "dead" as unregistered (410) and "bad0" as unknown (400);
+everything else well-formed is a live device. Usage: scripts/demo-jobs.py N > jobs.jsonl
+"""
+import json
+import random
+import sys
+import uuid
+
+count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
+rng = random.Random(20261121)
+
+
+def token(prefix=""):
+    return prefix + "".join(rng.choice("0123456789abcdef") for _ in range(64 - len(prefix)))
+
+
+def alert(i):
+    return {"aps": {"alert": {"title": "Order update", "body": f"Your order #{i} has shipped"}, "badge": 1, "sound": "default"}}
+
+
+for i in range(count):
+    job_id = f"demo-{i:06d}-{uuid.UUID(int=rng.getrandbits(128)).hex[:8]}"
+    roll = rng.random()
+    job = {"id": job_id, "device_token": token(), "topic": "com.example.app", "payload": alert(i)}
+    if roll < 0.05:
+        job["device_token"] = token("dead")  # 410 Unregistered: a token-cleanup service wants these
+    elif roll < 0.08:
+        job["device_token"] = token("bad0")  # 400 BadDeviceToken
+    elif roll < 0.18:
+        job["topic"] = "com.example.other"  # the second team's key
+    elif roll < 0.23:
+        job.update(topic="com.example.app.voip", push_type="voip", payload={"aps": {}, "call": {"from": "Ada"}})
+    elif roll < 0.26:
+        job.update(push_type="background", payload={"aps": {"content-available": 1}})
+    elif roll < 0.28:
+        job["credential"] = "legacy-cert"  # the certificate credential
+    elif roll < 0.29:
+        job["payload"] = {"aps": {"alert": "x" * 5000}}  # too large: failed + dead letter
+    elif roll < 0.30:
+        print("this line is not JSON")  # poison: dead letter
+        continue
+    elif roll < 0.31:
+        job["topic"] = "com.unknown.app"  # no credential serves it
+    print(json.dumps(job))

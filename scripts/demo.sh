@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The main job, end to end on this machine: a private RabbitMQ, the mock APNs, a worker; a few thousand
+# sample jobs with a mix of outcomes; a summary of the results; then everything it started is stopped.
+#   scripts/demo.sh [number-of-jobs]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${1:-3000}
+demo=.scratch/demo
+mkdir -p "$demo"
+config=config/worker.local.yaml
+# Short retry tiers so retried jobs come back within the demo (the defaults are 5 s … 10 min).
+export APNS_WORKER__TOPOLOGY__RETRY_TIERS='[1s, 2s, 4s]'
+export APNS_WORKER__TOPOLOGY__RETRY_QUEUE_PREFIX='apns.demo.retry.'
+export APNS_WORKER__WORKER__MAX_ATTEMPTS=4
+export APNS_WORKER__LOG__LEVEL=notice
+
+echo "== building (release)"
+swift build -c release --product apns-worker > "$demo/build.log" 2>&1 || { tail -30 "$demo/build.log"; exit 1; }
+swift build -c release --product mock-apns >> "$demo/build.log" 2>&1 || { tail -30 "$demo/build.log"; exit 1; }
+bin=.build/release
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  scripts/rabbitmq.sh stop > /dev/null
+}
+trap cleanup EXIT
+
+echo "== starting RabbitMQ and the mock APNs"
+scripts/rabbitmq.sh start
+# 2% of pushes get a 503 from the mock, so some jobs take the retry path.
+"$bin/mock-apns" --port 2197 --faults '{"errorRate":0.02,"errorStatus":503}' > "$demo/mock.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do grep -q "listening" "$demo/mock.log" && break; sleep 0.1; done
+grep "listening" "$demo/mock.log"
+
+echo "== checking the configuration and declaring the topology"
+"$bin/apns-worker" check-config --config "$config"
+"$bin/apns-worker" declare --config "$config" > "$demo/declare.log"
+
+echo "== starting a worker"
+"$bin/apns-worker" run --config "$config" > "$demo/worker.log" 2>&1 &
+worker=$!
+pids+=($worker)
+
+echo "== publishing $jobs sample jobs"
+python3 scripts/demo-jobs.py "$jobs" > "$demo/jobs.jsonl"
+with_id=$(grep -c '"id"' "$demo/jobs.jsonl" || true)
+"$bin/apns-worker" publish --config "$config" "$demo/jobs.jsonl"
+
+echo "== waiting for $with_id results (jobs that are not JSON have no id, so no result: they are dead-lettered)"
+"$bin/apns-worker" results --config "$config" --expect "$with_id" --idle-timeout 30 | tee "$demo/summary.txt"
+
+echo "== stopping the worker (SIGTERM: it drains, then exits 0)"
+kill -TERM "$worker"
+status=0
+wait "$worker" || status=$?
+echo "worker exited with status $status"
+dead=$("$bin/apns-worker" results --config "$config" --queue apns.dead --idle-timeout 2 | head -1)
+echo "dead letters: $dead"
+echo "logs and the summary are in $demo/"
