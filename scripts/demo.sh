@@ -14,6 +14,9 @@ export APNS_WORKER__TOPOLOGY__RETRY_QUEUE_PREFIX='apns.demo.retry.'
 export APNS_WORKER__WORKER__MAX_ATTEMPTS=4
 export APNS_WORKER__LOG__LEVEL=notice
 
+# Git does not keep file modes: give the test-only keys the private mode real keys must have.
+chmod 600 Tests/Fixtures/keys/*.p8 Tests/Fixtures/tls/client.p12 Tests/Fixtures/tls/client.key
+
 echo "== building (release)"
 swift build -c release --product apns-worker > "$demo/build.log" 2>&1 || { tail -30 "$demo/build.log"; exit 1; }
 swift build -c release --product mock-apns >> "$demo/build.log" 2>&1 || { tail -30 "$demo/build.log"; exit 1; }
@@ -57,6 +60,6 @@ kill -TERM "$worker"
 status=0
 wait "$worker" || status=$?
 echo "worker exited with status $status"
-dead=$("$bin/apns-worker" results --config "$config" --queue apns.dead --idle-timeout 2 | head -1)
-echo "dead letters: $dead"
+echo "== dead letters (what an operator would inspect)"
+"$bin/apns-worker" results --config "$config" --dead-letters --idle-timeout 2 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
 echo "logs and the summary are in $demo/"

@@ -10,6 +10,13 @@ struct ResultSummary {
     private var first: Date?
     private var last: Date?
 
+    /// Counts a dead letter by the code at the front of its `last-error` header ("PayloadTooLarge: …").
+    mutating func addDeadLetter(lastError: String?) {
+        count += 1
+        let code = lastError.map { String($0.prefix { $0 != ":" }) } ?? "(no last-error)"
+        byOutcome["dead letter \(code)", default: 0] += 1
+    }
+
     mutating func add(_ result: JobResult?) {
         count += 1
         guard let result else {
@@ -26,7 +33,7 @@ struct ResultSummary {
     func report() -> String {
         var lines = ["\(count) result(s)" + (unreadable > 0 ? " (\(unreadable) unreadable)" : "")]
         for (outcome, number) in byOutcome.sorted(by: { $0.value > $1.value }) {
-            lines.append(String(format: "  %-40@ %6d", outcome as NSString, number))
+            lines.append("  " + outcome.padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: "%6d", number))
         }
         if !latencies.isEmpty {
             let sorted = latencies.sorted()

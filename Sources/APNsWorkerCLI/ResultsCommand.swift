@@ -17,11 +17,12 @@ struct ResultsCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many results.") var expect: Int?
     @Option(help: "Stop when no result arrived for this many seconds.") var idleTimeout: Double = 15
     @Option(help: "The queue to drain (default: topology.results_queue).") var queue: String?
+    @Flag(help: "Drain the dead-letter queue instead, counting by the code in each message's last-error header.") var deadLetters = false
 
     func run() async throws {
         let settings = try options.settings()
         WorkerLogging.bootstrap(settings.log)
-        guard let queue = queue ?? settings.topology.resultsQueue else {
+        guard let queue = queue ?? (deadLetters ? settings.topology.deadQueue : settings.topology.resultsQueue) else {
             throw ValidationError("no results queue: pass --queue or set topology.results_queue")
         }
         let amqp = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: Logger(label: "apns.results"))
@@ -30,7 +31,16 @@ struct ResultsCommand: AsyncParsableCommand {
         let progress = Progress()
         let reader = Task {
             for await delivery in deliveries {
-                progress.add(try? JobResult.decode(delivery.message.body))
+                if deadLetters {
+                    guard case .string(let error) = delivery.message.properties.headers["last-error"] else {
+                        progress.addDeadLetter(lastError: nil)
+                        await amqp.ack(delivery)
+                        continue
+                    }
+                    progress.addDeadLetter(lastError: error)
+                } else {
+                    progress.add(try? JobResult.decode(delivery.message.body))
+                }
                 await amqp.ack(delivery)
             }
         }
@@ -58,6 +68,13 @@ private final class Progress: Sendable {
     func add(_ result: JobResult?) {
         state.withLock { state in
             state.summary.add(result)
+            state.lastArrival = ContinuousClock.now
+        }
+    }
+
+    func addDeadLetter(lastError: String?) {
+        state.withLock { state in
+            state.summary.addDeadLetter(lastError: lastError)
             state.lastArrival = ContinuousClock.now
         }
     }
