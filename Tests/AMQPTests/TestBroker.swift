@@ -1,6 +1,7 @@
 import AMQP
 import Foundation
 import Logging
+import TestSupport
 
 /// The broker the test command starts (`scripts/rabbitmq.sh start`), and helpers around it.
 enum TestBroker {
@@ -47,26 +48,6 @@ enum TestBroker {
 
     /// Forces the broker to close the connection whose `connection_name` is `name`, as an operator would.
     static func forceClose(connectionNamed name: String) throws {
-        let listing = try rabbitmqctl(["-q", "list_connections", "pid", "client_properties"])
-        let pids = listing.split(separator: "\n").filter { $0.contains("\"\(name)\"") }.compactMap { $0.split(separator: "\t").first.map(String.init) }
-        guard let pid = pids.first else { throw TestFailure("no broker connection named \(name) in:\n\(listing)") }
-        _ = try rabbitmqctl(["close_connection", pid, "forced by a test"])
-    }
-
-    /// Runs `scripts/rabbitmq.sh ctl ARGS…` and returns its standard output.
-    static func rabbitmqctl(_ arguments: [String]) throws -> String {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/rabbitmq.sh")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, "ctl"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("rabbitmqctl \(arguments) exited with \(process.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
+        try RabbitMQControl.forceClose(connectionNamed: name)
     }
 }

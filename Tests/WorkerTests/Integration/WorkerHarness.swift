@@ -28,7 +28,7 @@ struct WorkerHarness {
         settings.worker.prefetch = 200
         settings.worker.maxAttempts = 3
         settings.worker.shutdownTimeout = .seconds(10)
-        settings.worker.credentialBackoff = .milliseconds(500)
+        settings.worker.credentialBackoff = .seconds(1)
         settings.amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/"]
         settings.topology.jobsExchange = prefix + "jobs"
         settings.topology.jobsQueue = prefix + "jobs"

@@ -1,0 +1,33 @@
+import Foundation
+
+/// `rabbitmqctl` against the test broker (through `scripts/rabbitmq.sh ctl`), for tests that play operator.
+public enum RabbitMQControl {
+    /// Forces the broker to close the connection whose `connection_name` is `name`.
+    public static func forceClose(connectionNamed name: String) throws {
+        let listing = try run(["-q", "list_connections", "pid", "client_properties"])
+        let pids = listing.split(separator: "\n").filter { $0.contains("\"\(name)\"") }.compactMap { $0.split(separator: "\t").first.map(String.init) }
+        guard let pid = pids.first else { throw ControlError("no broker connection named \(name) in:\n\(listing)") }
+        _ = try run(["close_connection", pid, "forced by a test"])
+    }
+
+    /// Runs `scripts/rabbitmq.sh ctl ARGS…` and returns its standard output.
+    public static func run(_ arguments: [String]) throws -> String {
+        let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq.sh")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path, "ctl"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ControlError("rabbitmqctl \(arguments) exited with \(process.terminationStatus)") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    struct ControlError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

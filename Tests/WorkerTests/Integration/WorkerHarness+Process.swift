@@ -1,0 +1,76 @@
+import APNsClient
+import APNsCore
+import Foundation
+import WorkerConfiguration
+
+/// The harness's worker as its own `apns-worker run` process, for what only a process can show:
+/// `kill -9`, and SIGTERM handling.
+extension WorkerHarness {
+    /// Starts `apns-worker run` (built next to the test bundle) with this harness's settings.
+    func launchWorker() throws -> Process {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw HarnessError("no apns-worker at \(binary.path); build it first") }
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)yaml")
+        try Data(yaml().utf8).write(to: config)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["run", "--config", config.path]
+        process.standardOutput = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        try process.run()
+        return process
+    }
+
+    /// Where the worker process writes its log (stderr); quoted when a test fails.
+    var logPath: String { FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)log").path }
+
+    /// The worker process's log so far.
+    var processLog: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// The settings as the configuration file a user would write.
+    func yaml() -> String {
+        func quoted(_ text: String) -> String { "\"\(text)\"" }
+        func duration(_ value: Duration) -> String { "\(Int(value.components.seconds * 1000 + value.components.attoseconds / 1_000_000_000_000_000))ms" }
+        var lines = [
+            "worker:",
+            "  name: \(settings.worker.name)",
+            "  prefetch: \(settings.worker.prefetch)",
+            "  max_attempts: \(settings.worker.maxAttempts)",
+            "  shutdown_timeout: \(duration(settings.worker.shutdownTimeout))",
+            "  credential_backoff: \(duration(settings.worker.credentialBackoff))",
+            "amqp:",
+            "  urls: [\(settings.amqp.urls.map(quoted).joined(separator: ", "))]",
+            "  connection_name: \(settings.amqp.connectionName)",
+            "topology:",
+            "  jobs_exchange: \(settings.topology.jobsExchange)",
+            "  jobs_queue: \(settings.topology.jobsQueue)",
+            "  retry_exchange: \(settings.topology.retryExchange)",
+            "  retry_queue_prefix: \(settings.topology.retryQueuePrefix)",
+            "  retry_tiers: [\(settings.topology.retryTiers.map(duration).joined(separator: ", "))]",
+            "  dead_exchange: \(settings.topology.deadExchange)",
+            "  dead_queue: \(settings.topology.deadQueue)",
+            "  results_exchange: \(settings.topology.resultsExchange)",
+            "  results_queue: \(settings.topology.resultsQueue ?? "null")",
+            "apns:",
+            "  endpoint: \(quoted(settings.apns.endpoint!.description))",
+            "  ca_file: \(quoted(settings.apns.caFile!))",
+            "  trust_system_store: false",
+            "  request_timeout: \(duration(settings.apns.requestTimeout))",
+            "log:",
+            "  level: warning",
+            "metrics:",
+            "  port: null",
+            "credentials:",
+        ]
+        for credential in settings.credentials {
+            guard case .token(let team, let key, let file, _, _) = credential.kind else { continue }
+            lines += [
+                "  - name: \(credential.name)", "    type: token", "    team_id: \(team)", "    key_id: \(key)",
+                "    key_file: \(quoted(file))", "    environment: \(credential.environment.rawValue)",
+                "    topics: [\(credential.topics.joined(separator: ", "))]",
+            ]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
