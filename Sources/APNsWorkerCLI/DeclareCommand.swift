@@ -1,5 +1,6 @@
 import AMQP
 import ArgumentParser
+import Foundation
 import Logging
 import Worker
 import WorkerConfiguration
@@ -9,9 +10,15 @@ struct DeclareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "declare", abstract: "Declare every exchange, queue and binding the worker uses (idempotent).")
 
     @OptionGroup var options: ConfigOptions
+    @Flag(help: "Print the topology as a RabbitMQ definitions file (for rabbitmqctl import_definitions) instead of declaring it.")
+    var printDefinitions = false
 
     func run() async throws {
         let settings = try options.settings()
+        if printDefinitions {
+            FileHandle.standardOutput.write(Data(Topology(settings: settings.topology).definitions()))
+            return
+        }
         WorkerLogging.bootstrap(settings.log)
         let amqp = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: Logger(label: "apns.declare"))
         let topology = Topology(settings: settings.topology)

@@ -1,0 +1,55 @@
+import AMQP
+import Foundation
+import Testing
+import TestSupport
+@testable import Worker
+import WorkerConfiguration
+
+@Suite("Topology")
+struct TopologyTests {
+    let topology = Topology(settings: TopologySection())
+
+    @Test("the default names, arguments and bindings the issue asks for")
+    func defaults() {
+        #expect(topology.exchanges.map(\.name) == ["apns.jobs", "apns.retry", "apns.dead", "apns.results"])
+        #expect(topology.exchanges.map(\.type) == [.direct, .direct, .fanout, .topic])
+        let jobs = topology.queues.first { $0.name == "apns.jobs" }
+        #expect(jobs?.arguments["x-queue-type"] == .string("quorum"))
+        #expect(jobs?.arguments["x-dead-letter-strategy"] == .string("at-least-once"))
+        #expect(jobs?.arguments["x-overflow"] == .string("reject-publish"))
+        #expect(jobs?.arguments["x-dead-letter-exchange"] == .string("apns.dead"))
+        #expect(jobs?.arguments["x-delivery-limit"] == .int(20))
+        let tiers = topology.queues.filter { $0.name.hasPrefix("apns.retry.") }
+        #expect(tiers.map(\.name) == ["apns.retry.5s", "apns.retry.30s", "apns.retry.2m", "apns.retry.10m"])
+        #expect(tiers.map { $0.arguments["x-message-ttl"] } == [.int(5000), .int(30000), .int(120_000), .int(600_000)])
+        #expect(tiers.allSatisfy { $0.arguments["x-dead-letter-exchange"] == .string("") && $0.arguments["x-dead-letter-routing-key"] == .string("apns.jobs") })
+        #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.results", exchange: "apns.results", routingKey: "result.#")))
+        #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.jobs", exchange: "apns.jobs", routingKey: "send")))
+    }
+
+    @Test("config/rabbitmq/definitions.json is what the worker declares (regenerate: apns-worker declare --print-definitions)")
+    func committedDefinitions() throws {
+        let committed = try Data(contentsOf: Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/rabbitmq/definitions.json"))
+        #expect(Array(committed) == topology.definitions())
+    }
+
+    @Test("the definitions import into RabbitMQ, and the worker's own declarations then match them exactly")
+    func importIntoBroker() async throws {
+        let vhost = "defs-\(UUID().uuidString.prefix(8).lowercased())"
+        _ = try RabbitMQControl.run(["add_vhost", vhost])
+        defer { _ = try? RabbitMQControl.run(["delete_vhost", vhost]) }
+        _ = try RabbitMQControl.run(["set_permissions", "-p", vhost, "guest", ".*", ".*", ".*"])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(vhost).json")
+        try Data(topology.definitions(virtualHost: vhost)).write(to: file)
+        _ = try RabbitMQControl.run(["import_definitions", file.path])
+        var settings = AMQPSection()
+        settings.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"]
+        let client = AMQPClient(options: try AMQPClientOptions(settings: settings), logger: WorkerHarness.quietLogger("definitions"))
+        try await client.connect()
+        // Any difference in a queue's arguments would make this a 406 PRECONDITION_FAILED.
+        try await client.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        let outcome = try await client.publish(exchange: "apns.jobs", routingKey: "send", message: AMQPMessage(body: Array("{}".utf8)), mandatory: true)
+        #expect(outcome == .confirmed)
+        await client.close()
+    }
+}
