@@ -82,7 +82,7 @@ let package = Package(
         // The worker's configuration: one YAML file, environment overrides, secrets by file, check-config.
         .target(
             name: "WorkerConfiguration",
-            dependencies: ["APNsCore", "APNsClient", "TLS", .product(name: "Yams", package: "Yams")],
+            dependencies: ["AMQP", "APNsCore", "APNsClient", "TLS", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
 
@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
         .testTarget(name: "AMQPTests", dependencies: ["AMQP", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "WorkerConfigurationTests", dependencies: ["WorkerConfiguration", "APNsClient", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "WorkerConfigurationTests", dependencies: ["WorkerConfiguration", "AMQP", "APNsClient", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WorkerTests",
             dependencies: [

@@ -20,7 +20,7 @@ struct DeclareCommand: AsyncParsableCommand {
             return
         }
         WorkerLogging.bootstrap(settings.log)
-        let amqp = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: Logger(label: "apns.declare"))
+        let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: Logger(label: "apns.declare"))
         let topology = Topology(settings: settings.topology)
         try await amqp.connect()
         try await amqp.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)

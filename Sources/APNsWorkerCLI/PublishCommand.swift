@@ -22,7 +22,7 @@ struct PublishCommand: AsyncParsableCommand {
         WorkerLogging.bootstrap(settings.log)
         let text = file == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try String(contentsOfFile: file, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { Array($0.utf8) }
-        let amqp = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: Logger(label: "apns.publish"))
+        let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: Logger(label: "apns.publish"))
         try await amqp.connect()
         let started = ContinuousClock.now
         let outcomes = try await publish(lines, with: amqp, topology: settings.topology)

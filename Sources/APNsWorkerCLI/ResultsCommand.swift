@@ -25,7 +25,7 @@ struct ResultsCommand: AsyncParsableCommand {
         guard let queue = queue ?? (deadLetters ? settings.topology.deadQueue : settings.topology.resultsQueue) else {
             throw ValidationError("no results queue: pass --queue or set topology.results_queue")
         }
-        let amqp = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: Logger(label: "apns.results"))
+        let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: Logger(label: "apns.results"))
         try await amqp.connect()
         let deliveries = try await amqp.consume(queue: queue, prefetch: 1000)
         let progress = Progress()

@@ -19,7 +19,7 @@ struct RunCommand: AsyncParsableCommand {
         let (settings, credentials) = try options.settingsAndCredentials()
         WorkerLogging.bootstrap(settings.log)
         let logger = Logger(label: "apns.worker")
-        let amqp = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: logger)
+        let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: logger)
         let worker = WorkerService(settings: settings, credentials: credentials, amqp: amqp, logger: logger)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

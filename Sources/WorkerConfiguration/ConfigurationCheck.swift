@@ -31,7 +31,7 @@ public enum ConfigurationCheck {
             }
         }
         do {
-            _ = try settings.amqp.nodeAddresses()
+            _ = try settings.amqp.clientOptions()
         } catch {
             problems += error.problems
         }

@@ -1,3 +1,4 @@
+import AMQP
 import APNsClient
 
 extension Parse {
@@ -17,7 +18,11 @@ extension Parse {
     /// A broker URL; the message never repeats the URL, since it may hold a password.
     static func brokerURL(_ node: ConfigNode) throws -> String {
         let value = try string(node)
-        _ = try AMQPNodeAddress.parse(value)
+        do {
+            _ = try AMQPEndpoint(url: value)
+        } catch {
+            throw ValueRefusal("is not a usable broker URL: \(error.message)")
+        }
         return value
     }
 }

@@ -1,28 +1,38 @@
+public import AMQP
+
 extension AMQPSection {
-    /// The broker nodes of ``urls``, in order, with the password read from ``passwordFile`` when one is set.
+    /// The AMQP client options this section describes: every URL parsed (one parser, the client's own),
+    /// the password file passed on (the client re-reads it at each connection attempt, so a rotated
+    /// secret is picked up), heartbeat, timeouts and TLS.
     ///
-    /// - Throws: ``ConfigurationProblems`` when a URL does not parse or the password file cannot be read.
-    public func nodeAddresses() throws(ConfigurationProblems) -> [AMQPNodeAddress] {
+    /// - Throws: ``ConfigurationProblems`` naming each URL that does not parse and an unreadable password file.
+    public func clientOptions() throws(ConfigurationProblems) -> AMQPClientOptions {
         var problems: [ConfigurationProblem] = []
-        var password: String?
         if let passwordFile {
             do {
-                password = try SecretFile.read(passwordFile)
+                _ = try SecretFile.read(passwordFile)
             } catch {
                 problems.append(ConfigurationProblem(path: "amqp.password_file", message: error.message))
             }
         }
-        var nodes: [AMQPNodeAddress] = []
+        var endpoints: [AMQPEndpoint] = []
         for (index, url) in urls.enumerated() {
             do {
-                var node = try AMQPNodeAddress.parse(url)
-                if let password { node.password = password }
-                nodes.append(node)
+                endpoints.append(try AMQPEndpoint(url: url))
             } catch {
                 problems.append(ConfigurationProblem(path: KeyPath.index("amqp.urls", index), message: error.message))
             }
         }
         guard problems.isEmpty else { throw ConfigurationProblems(problems) }
-        return nodes
+        var options = AMQPClientOptions(endpoints: endpoints)
+        options.passwordFile = passwordFile
+        options.heartbeatSeconds = Int(heartbeat.components.seconds)
+        options.connectTimeout = connectTimeout
+        options.connectionName = connectionName
+        options.tls = AMQPTLSOptions(
+            caFile: tls.caFile, certificateFile: tls.certificateFile, keyFile: tls.keyFile,
+            verifyPeer: tls.verifyPeer, verifyHostname: tls.verifyHostname
+        )
+        return options
     }
 }

@@ -1,5 +1,6 @@
 import APNsClient
 import Foundation
+import AMQP
 import Testing
 import TestSupport
 import WorkerConfiguration
@@ -21,10 +22,15 @@ import WorkerConfiguration
         #expect(configuration.maximumWaitingRequests == 99)
     }
 
-    @Test func brokerURLsBecomeAddresses() throws {
+    @Test func brokerURLsBecomeClientOptions() throws {
         var amqp = AMQPSection()
         amqp.urls = ["amqp://guest:guest@localhost:5672/", "amqps://user:pa%40ss@rabbit:5671/%2F", "amqp://rabbit/prod"]
-        let nodes = try amqp.nodeAddresses()
+        amqp.heartbeat = .seconds(30)
+        amqp.connectionName = "fleet-a"
+        let options = try amqp.clientOptions()
+        let nodes = options.endpoints
+        #expect(options.heartbeatSeconds == 30)
+        #expect(options.connectionName == "fleet-a")
         #expect(nodes.map(\.host) == ["localhost", "rabbit", "rabbit"])
         #expect(nodes.map(\.port) == [5672, 5671, 5672])
         #expect(nodes.map(\.usesTLS) == [false, true, false])
@@ -33,11 +39,15 @@ import WorkerConfiguration
         #expect(!nodes[1].description.contains("pa"))
     }
 
-    @Test func thePasswordFileReplacesEveryPassword() throws {
+    @Test func thePasswordFileGoesToTheClient() throws {
         var amqp = AMQPSection()
         amqp.urls = ["amqp://apns:changeme@a/", "amqp://apns@b/"]
-        amqp.passwordFile = try TemporaryFile.write("s3cret\n", mode: 0o600)
-        #expect(try amqp.nodeAddresses().map(\.password) == ["s3cret", "s3cret"])
+        let file = try TemporaryFile.write("s3cret\n", mode: 0o600)
+        amqp.passwordFile = file
+        // The client reads the file at each connection attempt, so a rotated password is picked up.
+        #expect(try amqp.clientOptions().passwordFile == file)
+        amqp.passwordFile = "/nonexistent/amqp-password"
+        #expect(throws: ConfigurationProblems.self) { try amqp.clientOptions() }
     }
 
     @Test func aBadBrokerURLIsRefusedWithoutEchoingIt() {

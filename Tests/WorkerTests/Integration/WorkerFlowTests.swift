@@ -168,7 +168,7 @@ struct WorkerFlowTests {
         let harness = try await WorkerHarness.make()
         let worker = try await harness.startWorker()
         let replyQueue = harness.prefix + "replies"
-        let client = AMQPClient(options: try AMQPClientOptions(settings: harness.settings.amqp), logger: WorkerHarness.quietLogger("reply"))
+        let client = AMQPClient(options: try harness.settings.amqp.clientOptions(), logger: WorkerHarness.quietLogger("reply"))
         try await client.connect()
         try await client.declare(queues: [AMQPQueueDeclaration(name: replyQueue, arguments: ["x-expires": .int(60_000)])])
         let topology = Topology(settings: harness.settings.topology)

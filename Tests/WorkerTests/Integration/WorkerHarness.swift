@@ -62,7 +62,7 @@ struct WorkerHarness {
     /// A worker service in this process, running until ``RunningWorker/stop()``.
     func startWorker() async throws -> RunningWorker {
         let logger = Self.quietLogger("worker")
-        let amqp = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: logger)
+        let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: logger)
         let service = WorkerService(settings: settings, credentials: try CredentialRegistry.load(settings), amqp: amqp, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: service)], logger: logger))
         let task = Task { try await group.run() }
@@ -71,7 +71,7 @@ struct WorkerHarness {
 
     /// Declares the topology and publishes `bodies` as jobs, each confirmed.
     func publish(_ bodies: [[UInt8]]) async throws {
-        let producer = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: Self.quietLogger("producer"))
+        let producer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("producer"))
         try await producer.connect()
         let topology = Topology(settings: settings.topology)
         try await producer.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
@@ -93,7 +93,7 @@ struct WorkerHarness {
 
     /// Consumes `queue` until `count` messages arrived or nothing arrived for `idle`.
     func drain(_ queue: String, count: Int, idle: Duration = .seconds(10)) async throws -> [AMQPMessage] {
-        let consumer = AMQPClient(options: try AMQPClientOptions(settings: settings.amqp), logger: Self.quietLogger("consumer"))
+        let consumer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("consumer"))
         try await consumer.connect()
         let topology = Topology(settings: settings.topology)
         try await consumer.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
@@ -121,7 +121,7 @@ struct WorkerHarness {
 
     /// Deletes this harness's queues and exchanges, and stops the mock.
     func tearDown() async {
-        if let cleaner = try? AMQPClient(options: AMQPClientOptions(settings: settings.amqp), logger: Self.quietLogger("cleanup")),
+        if let cleaner = try? AMQPClient(options: settings.amqp.clientOptions(), logger: Self.quietLogger("cleanup")),
             (try? await cleaner.connect()) != nil
         {
             let topology = Topology(settings: settings.topology)

@@ -44,7 +44,7 @@ struct TopologyTests {
         _ = try RabbitMQControl.run(["import_definitions", file.path])
         var settings = AMQPSection()
         settings.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"]
-        let client = AMQPClient(options: try AMQPClientOptions(settings: settings), logger: WorkerHarness.quietLogger("definitions"))
+        let client = AMQPClient(options: try settings.clientOptions(), logger: WorkerHarness.quietLogger("definitions"))
         try await client.connect()
         // Any difference in a queue's arguments would make this a 406 PRECONDITION_FAILED.
         try await client.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
