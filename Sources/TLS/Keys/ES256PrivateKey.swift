@@ -12,14 +12,7 @@ public final class ES256PrivateKey: @unchecked Sendable {
     ///
     /// Throws ``KeyError`` with `.malformedKey`, `.notEllipticCurve` or `.wrongCurve`.
     public init(pemRepresentation pem: String) throws {
-        let key = try PEMReader.privateKey(pem)
-        do {
-            try P256Check.require(key, describing: "the private key")
-        } catch {
-            EVP_PKEY_free(key)
-            throw error
-        }
-        self.key = key
+        key = try P256Check.checked(PEMReader.privateKey(pem), describing: "the private key")
     }
 
     deinit {

@@ -9,14 +9,7 @@ public final class ES256PublicKey: @unchecked Sendable {
 
     /// Loads a SubjectPublicKeyInfo PEM ("BEGIN PUBLIC KEY") on P-256.
     public init(pemRepresentation pem: String) throws {
-        let key = try PEMReader.publicKey(pem)
-        do {
-            try P256Check.require(key, describing: "the public key")
-        } catch {
-            EVP_PKEY_free(key)
-            throw error
-        }
-        self.key = key
+        key = try P256Check.checked(PEMReader.publicKey(pem), describing: "the public key")
     }
 
     deinit {
