@@ -97,3 +97,23 @@ struct AMQPClientConnectTests {
         #expect(error?.code == .invalidArgument)
     }
 }
+
+@Suite("AMQP client: readiness flags (real RabbitMQ)")
+struct AMQPReadinessFlagsTests {
+    @Test("connected and consuming follow connect, consume, cancel and close")
+    func flags() async throws {
+        let client = TestBroker.client()
+        #expect(!client.isConnected && !client.isConsuming)
+        try await client.connect()
+        #expect(client.isConnected && !client.isConsuming)
+        let queue = TestBroker.uniqueName("flags")
+        try await client.declare(queues: [TestBroker.queue(queue)])
+        _ = try await client.consume(queue: queue, prefetch: 1)
+        #expect(client.isConsuming)
+        await client.cancelConsuming()
+        #expect(!client.isConsuming && client.isConnected)
+        try await client.deleteQueue(queue)
+        await client.close()
+        #expect(!client.isConnected)
+    }
+}

@@ -129,6 +129,12 @@ public final class AMQPClient: Sendable {
     /// Publishes awaiting confirms; for back-pressure and metrics.
     public var unconfirmedCount: Int { counters.unconfirmed.load(ordering: .relaxed) }
 
+    /// Whether a connection to the broker is open right now (false while reconnecting), for readiness.
+    public var isConnected: Bool { counters.connected.load(ordering: .relaxed) }
+
+    /// Whether the broker has our consumer registered right now, for readiness.
+    public var isConsuming: Bool { counters.consuming.load(ordering: .relaxed) }
+
     private func topology(_ request: TopologyRequest) async throws {
         try await withCheckedThrowingContinuation { submit(.topology(request, $0)) }
     }

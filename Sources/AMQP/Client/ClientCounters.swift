@@ -6,4 +6,8 @@ final class ClientCounters: Sendable {
     let generation = Atomic<UInt64>(0)
     /// Publishes awaiting the broker's confirm.
     let unconfirmed = Atomic<Int>(0)
+    /// Whether a connection is open right now (false while reconnecting).
+    let connected = Atomic<Bool>(false)
+    /// Whether the broker has a consumer of ours registered right now.
+    let consuming = Atomic<Bool>(false)
 }

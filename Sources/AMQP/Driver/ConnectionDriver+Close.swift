@@ -17,6 +17,8 @@ extension ConnectionDriver {
         guard let closing, confirms.count == 0 || clock.now >= closing.deadline || connection == nil else { return }
         connection?.close()
         connection = nil
+        counters.connected.store(false, ordering: .relaxed)
+        counters.consuming.store(false, ordering: .relaxed)
         let unknown = AMQPError(.connectionLost, operation: "publish", message: "the client closed before the broker confirmed, so the outcome is unknown")
         let pending = confirms.reset()
         counters.unconfirmed.store(0, ordering: .relaxed)

@@ -113,6 +113,7 @@ extension ConnectionDriver {
             }
         }
         consumer = nil
+        counters.consuming.store(false, ordering: .relaxed)
         nextConsumerAttempt = nil
         registration.stream.finish()
     }

@@ -46,6 +46,7 @@ extension ConnectionDriver {
         self.connection = connection
         endpointIndex = index
         counters.generation.add(1, ordering: .sequentiallyConsistent)
+        counters.connected.store(true, ordering: .relaxed)
         logger.debug("AMQP connected", metadata: ["endpoint": "\(endpoint)", "heartbeat": "\(options.heartbeatSeconds)"])
     }
 
@@ -56,6 +57,8 @@ extension ConnectionDriver {
         // A channel closed by the broker leaves the socket fine: say goodbye instead of just dropping it.
         connection.close()
         self.connection = nil
+        counters.connected.store(false, ordering: .relaxed)
+        counters.consuming.store(false, ordering: .relaxed)
         let unknown = AMQPError.outcomeUnknown(after: error)
         let pending = confirms.reset()
         counters.unconfirmed.store(0, ordering: .relaxed)
@@ -104,6 +107,7 @@ extension ConnectionDriver {
         try connection.declare(AMQPQueueDeclaration(name: queue), passive: true)
         try connection.setPrefetch(prefetch)
         consumer?.consumerTag = try connection.consume(queue: queue)
+        counters.consuming.store(true, ordering: .relaxed)
         logger.debug("AMQP consuming", metadata: ["queue": "\(queue)", "prefetch": "\(prefetch)"])
     }
 

@@ -111,6 +111,7 @@ extension ConnectionDriver {
     private func consumerCancelledByBroker(_ tag: String) {
         guard consumer?.consumerTag == tag else { return }
         consumer?.consumerTag = nil
+        counters.consuming.store(false, ordering: .relaxed)
         let delay = consumerBackoff.nextDelay(using: &random)
         logger.error("AMQP broker cancelled the consumer; retrying", metadata: ["queue": "\(consumer?.queue ?? "")", "retry_in": "\(delay)"])
         nextConsumerAttempt = clock.now + delay
