@@ -1,7 +1,9 @@
+import Metrics
 import NIOCore
 import Synchronization
 
-/// Counters of what the client's connections went through: what tests assert and metrics will export.
+/// Counters of what the client's connections went through: what tests assert, and the source of the
+/// client's Prometheus metrics (through swift-metrics, labelled by credential).
 public final class APNsClientStatistics: Sendable {
     /// A point-in-time copy of every counter.
     public struct Snapshot: Hashable, Sendable {
@@ -29,6 +31,10 @@ public final class APNsClientStatistics: Sendable {
         case goAway(reason: String)
         case recycled(String)
         case pingRoundTrip(TimeAmount)
+        /// A connection of the pool closed or failed to open, and will be replaced.
+        case reconnect
+        /// The age of the token a connection just used.
+        case tokenAge(seconds: Double)
     }
 
     private let counters = Mutex(Snapshot())
@@ -37,7 +43,8 @@ public final class APNsClientStatistics: Sendable {
 
     public var snapshot: Snapshot { counters.withLock { $0 } }
 
-    func record(_ event: Event) {
+    func record(credential: String, _ event: Event) {
+        ClientMetrics.emit(event, credential: credential)
         counters.withLock { counters in
             switch event {
             case .connectAttempt: counters.connectAttempts += 1
@@ -51,6 +58,7 @@ public final class APNsClientStatistics: Sendable {
             case .goAway(let reason): counters.goAwaysByReason[reason, default: 0] += 1
             case .recycled(let reason): counters.recycledByReason[reason, default: 0] += 1
             case .pingRoundTrip(let time): counters.lastPingRoundTripNanoseconds = time.nanoseconds
+            case .reconnect, .tokenAge: break
             }
         }
     }

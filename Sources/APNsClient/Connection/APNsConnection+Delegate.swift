@@ -8,7 +8,7 @@ extension APNsConnection: SecureHTTP2HandlerDelegate {
     func handlerDidBecomeReady(_ handler: SecureHTTP2Handler) {
         guard phase == .connecting else { return }
         phase = .ready
-        statistics.record(.connected)
+        statistics.record(credential: credential.name, .connected)
         logger.debug("connection ready", metadata: ["endpoint": "\(endpoint)"])
         report(self, .ready(streamLimit: streamLimit.effective))
         scheduleHealthCheck()

@@ -56,12 +56,12 @@ extension APNsConnection {
         guard let ping = health.outstandingPing, ping.payload == payload else { return }
         ping.timeout.cancel()
         health.outstandingPing = nil
-        statistics.record(.pingRoundTrip(NIODeadline.now() - ping.sentAt))
+        statistics.record(credential: credential.name, .pingRoundTrip(NIODeadline.now() - ping.sentAt))
     }
 
     private func pingTimedOut(_ payload: UInt64) {
         guard health.outstandingPing?.payload == payload else { return }
-        statistics.record(.pingTimeout)
+        statistics.record(credential: credential.name, .pingTimeout)
         logger.warning("PING unanswered; replacing the connection", metadata: ["timeout": "\(configuration.pingTimeout)"])
         handler.closeAbruptly()
     }

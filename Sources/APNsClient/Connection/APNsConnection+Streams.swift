@@ -20,7 +20,8 @@ extension APNsConnection {
                 switch action {
                 case .send(let current):
                     token = current
-                    if previous != nil && previous != current { statistics.record(.tokenRefreshed) }
+                    if previous != nil && previous != current { statistics.record(credential: credential.name, .tokenRefreshed) }
+                    reportTokenAge(current)
                 case .retireConnection:
                     drain(reason: "its provider token is due but may not change yet")
                     continuation.resume(returning: .notProcessed("connection retired for a token change"))
@@ -54,7 +55,7 @@ extension APNsConnection {
         case .streamClosed(let streamID, let errorCode):
             guard let stream = pending.removeValue(forKey: streamID) else { return }
             if errorCode == .refusedStream {
-                statistics.record(.streamRefused)
+                statistics.record(credential: credential.name, .streamRefused)
                 stream.continuation.resume(returning: .notProcessed("stream refused unprocessed"))
             } else {
                 stream.continuation.resume(returning: .failed(APNsSendError(.streamReset, .unknown, "APNs reset the stream (\(errorCode))")))
@@ -63,7 +64,7 @@ extension APNsConnection {
             if streamLimit.serverAdvertised(maxConcurrentStreams) { reportLimit() }
         case .goAway(let lastStreamID, let errorCode, let debugData):
             let reason = GoAwayReason.parse(debugData)
-            statistics.record(.goAway(reason: reason))
+            statistics.record(credential: credential.name, .goAway(reason: reason))
             logger.notice("APNs sent GOAWAY", metadata: ["reason": "\(reason)", "last-stream-id": "\(lastStreamID)", "error-code": "\(errorCode)"])
             drain(reason: "GOAWAY \(reason)")
         case .pingAcknowledged(let payload):
@@ -83,7 +84,7 @@ extension APNsConnection {
         case .retryAfterTokenRefresh where !stream.hasRetriedAfterExpiry && stream.token != nil:
             retryWithFreshToken(stream, rejection: rejection)
         case .recycleConnection:
-            statistics.record(.recycled(rejection.reason.name))
+            statistics.record(credential: credential.name, .recycled(rejection.reason.name))
             drain(reason: rejection.reason.name)
             stream.continuation.resume(returning: .retryElsewhere(rejection))
         case .credentialFailure:
@@ -104,7 +105,7 @@ extension APNsConnection {
             tokenState = state
             switch action {
             case .send:
-                statistics.record(.tokenRefreshed)
+                statistics.record(credential: credential.name, .tokenRefreshed)
                 start(stream.request, hasRetriedAfterExpiry: true, continuation: stream.continuation)
             case .retireConnection:
                 drain(reason: "ExpiredProviderToken within 20 minutes of a token change")
@@ -112,6 +113,16 @@ extension APNsConnection {
             }
         } catch {
             stream.continuation.resume(returning: .failed(APNsSendError(.signingFailed, .notProcessed, "cannot sign a provider token: \(error)")))
+        }
+    }
+
+    /// Publishes the age of the token in use, at most once a second per connection (it is on every request).
+    private func reportTokenAge(_ token: ProviderToken) {
+        let now = NIODeadline.now()
+        guard now - lastTokenAgeReport >= .seconds(1) else { return }
+        lastTokenAgeReport = now
+        if case .token(let source) = credential.authentication {
+            statistics.record(credential: credential.name, .tokenAge(seconds: token.age(at: source.now())))
         }
     }
 
@@ -131,7 +142,7 @@ extension APNsConnection {
 
     private func timedOut(_ streamID: Int32) {
         guard let stream = pending.removeValue(forKey: streamID) else { return }
-        statistics.record(.timedOut)
+        statistics.record(credential: credential.name, .timedOut)
         try? handler.session?.resetStream(streamID, errorCode: .cancel)
         handler.scheduleFlush()
         stream.continuation.resume(

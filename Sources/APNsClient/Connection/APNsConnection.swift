@@ -31,6 +31,7 @@ final class APNsConnection: @unchecked Sendable {
     var pending: [Int32: PendingStream] = [:]
     var health = HealthCheck()
     var timeoutSweep: Scheduled<Void>?
+    var lastTokenAgeReport = NIODeadline.uptimeNanoseconds(0)
     /// `host:port`, built once for every request's `:authority`.
     let authority: String
 
@@ -102,7 +103,7 @@ final class APNsConnection: @unchecked Sendable {
         )
         // Registered before connecting, so the pool knows the connection before any event from it.
         register(connection)
-        statistics.record(.connectAttempt)
+        statistics.record(credential: credential.name, .connectAttempt)
         ClientBootstrap(group: eventLoop)
             .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)

@@ -79,6 +79,7 @@ extension APNsConnectionPool {
             for other in others { other.retire(reason: "credential rejected: \(reason)") }
         case .closed(let error, let wasReady):
             state.withLock { _ = $0.entries.removeValue(forKey: connection.id) }
+            if !state.withLock({ $0.isShutDown }) { statistics.record(credential: credential.name, .reconnect) }
             if !wasReady {
                 attemptFailed(error)
             } else {
@@ -90,7 +91,7 @@ extension APNsConnectionPool {
     /// A connection attempt ended before the connection could serve: back off, and if nothing else can
     /// serve the waiting callers, tell them now rather than at their timeout.
     private func attemptFailed(_ error: (any Error)?) {
-        statistics.record(.connectFailed)
+        statistics.record(credential: credential.name, .connectFailed)
         let failure = Self.sendError(for: error, endpoint: endpoint)
         logger.warning("connection attempt failed", metadata: ["error": "\(failure.message)"])
         let nothingLeft = state.withLock { state -> Bool in

@@ -1,3 +1,4 @@
+import CoreMetrics
 import NIOCore
 import Synchronization
 
@@ -49,10 +50,13 @@ extension APNsConnectionPool {
     }
 
     func release(_ connection: APNsConnection) {
-        let served = state.withLock { state -> [(PoolState.Waiter, APNsConnection)] in
+        let (served, inUse, limit) = state.withLock { state in
             state.entries[connection.id]?.inFlight -= 1
-            return state.serveWaiters()
+            let served = state.serveWaiters()
+            return (served, state.streamsInUse, state.streamLimit)
         }
+        metrics.streamsInUse.record(inUse)
+        metrics.streamLimit.record(limit)
         resume(served)
     }
 

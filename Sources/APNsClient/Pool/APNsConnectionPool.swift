@@ -1,5 +1,6 @@
 import APNsCore
 import Logging
+import Metrics
 import NIOCore
 import Synchronization
 import TLS
@@ -16,6 +17,7 @@ final class APNsConnectionPool: Sendable {
     let logger: Logger
     let reconnect: ReconnectDelay
     let state = Mutex(PoolState())
+    let metrics: ClientMetrics.Pool
     let waiterIDs = Atomic<UInt64>(0)
 
     init(
@@ -38,6 +40,7 @@ final class APNsConnectionPool: Sendable {
         logger[metadataKey: "apns.credential"] = "\(credential.name)"
         logger[metadataKey: "apns.endpoint"] = "\(endpoint)"
         self.logger = logger
+        metrics = ClientMetrics.Pool(credential: credential.name)
         reconnect = ReconnectDelay(
             floor: configuration.minimumConnectInterval,
             initial: configuration.initialReconnectDelay,
@@ -48,6 +51,8 @@ final class APNsConnectionPool: Sendable {
     /// Sends `request`, re-sending it transparently while APNs reports it unprocessed.
     func send(_ request: NotificationRequest) async throws -> APNsResponse {
         var resends = 0
+        let started = ContinuousClock.now
+        defer { metrics.requestDuration.record(duration: ContinuousClock.now - started) }
         while true {
             let connection = try await acquire()
             let outcome = await connection.execute(request)
@@ -65,7 +70,7 @@ final class APNsConnectionPool: Sendable {
                 guard resends < configuration.maximumTransparentResends else { return .rejected(rejection) }
             }
             resends += 1
-            statistics.record(.resent)
+            statistics.record(credential: credential.name, .resent)
         }
     }
 

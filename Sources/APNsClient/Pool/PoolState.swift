@@ -35,6 +35,12 @@ struct PoolState {
     /// Connections that count toward the target: being opened or serving.
     var activeCount: Int { entries.values.filter { $0.phase != .draining }.count }
 
+    /// Streams reserved across the pool's connections.
+    var streamsInUse: Int { entries.values.reduce(0) { $0 + $1.inFlight } }
+
+    /// Streams the pool's ready connections allow in total.
+    var streamLimit: Int { entries.values.reduce(0) { $0 + ($1.phase == .ready ? $1.limit : 0) } }
+
     var hasUsableConnection: Bool { entries.values.contains { $0.phase == .ready } }
 
     /// Reserves a stream on the ready connection with the most free streams.
