@@ -45,7 +45,7 @@ echo "== checking the configuration and declaring the topology"
 echo "== starting a worker"
 "$bin/apns-worker" run --config "$config" > "$demo/worker.log" 2>&1 &
 worker=$!
-pids+=($worker)
+pids+=("$worker")
 
 echo "== publishing $jobs sample jobs"
 python3 scripts/demo-jobs.py "$jobs" > "$demo/jobs.jsonl"
@@ -54,6 +54,15 @@ with_id=$(grep -c '"id"' "$demo/jobs.jsonl" || true)
 
 echo "== waiting for $with_id results (jobs that are not JSON have no id, so no result: they are dead-lettered)"
 "$bin/apns-worker" results --config "$config" --expect "$with_id" --idle-timeout 30 | tee "$demo/summary.txt"
+
+echo "== the worker's health and metrics endpoint (metrics.port, 9090 here)"
+metrics_port=$(sed -n 's/^ *port: *\([0-9][0-9]*\).*/\1/p' "$config" | tail -1)
+metrics_port=${metrics_port:-9090}
+curl -s "http://127.0.0.1:$metrics_port/health/live"; echo
+curl -s "http://127.0.0.1:$metrics_port/health/ready"; echo
+curl -s "http://127.0.0.1:$metrics_port/metrics" > "$demo/metrics.txt"
+grep -E '^(apns_jobs_(received|acked|requeued|in_flight)|apns_prefetch|apns_results_total|apns_jobs_(retried|dead_lettered)_total|apns_goaways_total|apns_connection_stream|apns_request_duration_seconds_(count|sum)|amqp_publish_confirm_duration_seconds_count|apns_token_age)' "$demo/metrics.txt" | sort | head -40
+echo "(the whole scrape is in $demo/metrics.txt)"
 
 echo "== stopping the worker (SIGTERM: it drains, then exits 0)"
 kill -TERM "$worker"

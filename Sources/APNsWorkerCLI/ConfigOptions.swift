@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Worker
 import WorkerConfiguration
 
 /// `--config`, shared by every subcommand that talks to the broker.
@@ -12,7 +13,10 @@ struct ConfigOptions: ParsableArguments {
     /// The settings, or every problem printed to stderr and exit status 78 (EX_CONFIG).
     func settings() throws -> WorkerSettings {
         do {
-            return try WorkerSettingsLoader.load(path: path, environment: ProcessInfo.processInfo.environment)
+            let settings = try WorkerSettingsLoader.load(path: path, environment: ProcessInfo.processInfo.environment)
+            // Before anything can log: every secret the configuration names is redacted from then on.
+            WorkerLogging.registerSecrets(of: settings)
+            return settings
         } catch {
             Self.report(error.problems)
             throw ExitCode(78)

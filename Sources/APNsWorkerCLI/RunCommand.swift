@@ -1,6 +1,8 @@
 import AMQP
 import ArgumentParser
 import Logging
+import Metrics
+import Prometheus
 import ServiceLifecycle
 import UnixSignals
 import Worker
@@ -18,15 +20,20 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let (settings, credentials) = try options.settingsAndCredentials()
         WorkerLogging.bootstrap(settings.log)
+        // Metrics first: the worker's and the client's instruments register as they are created.
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "apns.worker")
         let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: logger)
         let worker = WorkerService(settings: settings, credentials: credentials, amqp: amqp, logger: logger)
+        // Services stop in reverse order: the worker drains first, while probes still answer.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let port = settings.metrics.port {
+            services.append(.init(service: OperationsServer(host: settings.metrics.host, port: port, registry: registry, logger: logger) { worker.readiness() }))
+        }
+        services.append(.init(service: worker))
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [.init(service: worker)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
+            configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
         try await group.run()
     }

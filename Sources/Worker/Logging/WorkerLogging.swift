@@ -1,17 +1,38 @@
+import AMQP
+import Foundation
 import Logging
 public import WorkerConfiguration
 
-/// Sets up swift-log once per process from the `log` section: level, and text or JSON lines on stderr.
+/// Sets up swift-log once per process from the `log` section: level, text or JSON lines on stderr,
+/// and the redaction every line passes through.
 public enum WorkerLogging {
     public static func bootstrap(_ settings: LogSection) {
         let level = Logger.Level(rawValue: settings.level.rawValue) ?? .info
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = switch settings.format {
+            let output: any LogHandler = switch settings.format {
             case .json: JSONLogHandler(label: label)
             case .text: StreamLogHandler.standardError(label: label)
             }
+            var handler = RedactingLogHandler(wrapping: output)
             handler.logLevel = level
             return handler
+        }
+    }
+
+    /// Registers every secret the configuration names (broker passwords, from URLs or the password
+    /// file; .p12 passwords) with the ``Redactor``, before anything is logged.
+    public static func registerSecrets(of settings: WorkerSettings) {
+        for url in settings.amqp.urls {
+            if let endpoint = try? AMQPEndpoint(url: url) { Redactor.register(endpoint.password) }
+        }
+        let files = [settings.amqp.passwordFile] + settings.credentials.map { credential -> String? in
+            if case .pkcs12(_, let passwordFile) = credential.kind { return passwordFile }
+            return nil
+        }
+        for case let file? in files {
+            if let text = try? String(contentsOfFile: file, encoding: .utf8) {
+                Redactor.register(text.trimmingCharacters(in: .newlines))
+            }
         }
     }
 }

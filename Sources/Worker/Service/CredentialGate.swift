@@ -5,6 +5,7 @@ import Synchronization
 /// hammering APNs with a key it rejects (and being dead-lettered wholesale).
 public final class CredentialGate: Sendable {
     private let pausedUntil = Mutex<[String: Date]>([:])
+    private let metrics = WorkerMetrics()
 
     public init() {}
 
@@ -13,6 +14,7 @@ public final class CredentialGate: Sendable {
         pausedUntil.withLock { paused in
             paused[credential] = max(paused[credential] ?? until, until)
         }
+        metrics.credential(credential, paused: true)
     }
 
     /// When the pause of `credential` ends, if it is paused at `now`.
@@ -21,6 +23,7 @@ public final class CredentialGate: Sendable {
             guard let until = paused[credential] else { return nil }
             if until <= now {
                 paused[credential] = nil
+                metrics.credential(credential, paused: false)
                 return nil
             }
             return until

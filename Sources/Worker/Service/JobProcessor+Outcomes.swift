@@ -2,6 +2,7 @@ import AMQP
 import APNsCore
 import Foundation
 import Logging
+import Metrics
 
 /// What the processor publishes for each verdict, and the ack that waits for the broker's confirms.
 extension JobProcessor {
@@ -62,6 +63,8 @@ extension JobProcessor {
         let outcomes = await withTaskGroup(of: Result<AMQPPublishOutcome, any Error>.self) { group in
             for publication in publications {
                 group.addTask {
+                    let started = ContinuousClock.now
+                    defer { metrics.confirmDuration.record(duration: ContinuousClock.now - started) }
                     do {
                         return .success(try await broker.publish(exchange: publication.exchange, routingKey: publication.routingKey, message: publication.message, mandatory: true))
                     } catch {
@@ -75,8 +78,13 @@ extension JobProcessor {
         }
         if outcomes.allSatisfy({ if case .success(.confirmed) = $0 { true } else { false } }) {
             await broker.ack(delivery)
+            metrics.acked.increment()
+            for publication in publications { metrics.confirmed(publication) }
             return
         }
+        metrics.requeued.increment()
+        let refused = outcomes.filter { if case .success(let outcome) = $0 { outcome != .confirmed } else { false } }.count
+        if refused > 0 { metrics.unroutable.increment(by: refused) }
         let problems = outcomes.compactMap { outcome -> String? in
             switch outcome {
             case .success(.confirmed): nil

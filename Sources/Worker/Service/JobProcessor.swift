@@ -1,4 +1,5 @@
 public import AMQP
+import CoreMetrics
 import APNsClient
 import APNsCore
 public import Foundation
@@ -20,6 +21,7 @@ public struct JobProcessor: Sendable {
     let workerName: String
     let logger: Logger
     let now: @Sendable () -> Date
+    let metrics = WorkerMetrics()
 
     public init(
         broker: any JobBroker,
@@ -45,6 +47,7 @@ public struct JobProcessor: Sendable {
 
     /// Processes one delivery; never throws: every outcome ends in an ack or a requeue.
     public func process(_ delivery: AMQPDelivery) async {
+        metrics.received.increment()
         let received = now()
         let properties = delivery.message.properties
         let envelope = JobEnvelope(

@@ -22,24 +22,27 @@ struct OutgoingMessages {
         properties.appID = "apns-worker"
         properties.timestamp = Int64(result.completedAt.timeIntervalSince1970)
         let message = AMQPMessage(body: result.encoded(), properties: properties)
+        let kind = Publication.Kind.result(status: result.status.rawValue, reason: result.reason)
         if let replyTo, !replyTo.isEmpty {
-            return Publication(exchange: "", routingKey: replyTo, message: message)
+            return Publication(exchange: "", routingKey: replyTo, message: message, kind: kind)
         }
-        return Publication(exchange: topology.settings.resultsExchange, routingKey: result.routingKey, message: message)
+        return Publication(exchange: topology.settings.resultsExchange, routingKey: result.routingKey, message: message, kind: kind)
     }
 
     /// The job again, to the retry tier that holds it for `delay` (shortened from the tier's TTL by jitter).
     func retry(_ original: AMQPMessage, tier: Int, delay: Duration, attempts: Int, lastError: String) -> Publication {
         var message = annotated(original, attempts: attempts, lastError: lastError)
         message.properties.expiration = String(max(0, delay.milliseconds))
-        return Publication(exchange: topology.settings.retryExchange, routingKey: Topology.routingKey(forTier: topology.settings.retryTiers[tier]), message: message)
+        let tierName = Topology.routingKey(forTier: topology.settings.retryTiers[tier])
+        return Publication(exchange: topology.settings.retryExchange, routingKey: tierName, message: message, kind: .retry(tier: tierName))
     }
 
     /// The job as it came, plus why it ended here, to the dead-letter exchange.
     func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String) -> Publication {
         var message = annotated(original, attempts: attempts, lastError: lastError)
         message.properties.expiration = nil
-        return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: message)
+        let reason = String(lastError.prefix { $0 != ":" })
+        return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: message, kind: .deadLetter(reason: reason))
     }
 
     private func annotated(_ original: AMQPMessage, attempts: Int, lastError: String) -> AMQPMessage {

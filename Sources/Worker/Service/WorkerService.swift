@@ -1,5 +1,6 @@
 public import AMQP
 public import APNsClient
+import CoreMetrics
 import Foundation
 public import Logging
 public import ServiceLifecycle
@@ -20,6 +21,8 @@ public final class WorkerService: Service {
     let processor: JobProcessor
     let logger: Logger
     let inFlight = Atomic(0)
+    let draining = Atomic(false)
+    let metrics = WorkerMetrics()
 
     public init(settings: WorkerSettings, credentials: CredentialRegistry, amqp: AMQPClient, logger: Logger) {
         self.settings = settings
@@ -32,6 +35,16 @@ public final class WorkerService: Service {
     /// Jobs being processed right now.
     public var jobsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
+    /// Whether this worker should get traffic now: what `/health/ready` reports.
+    public func readiness() -> Readiness {
+        Readiness(
+            connected: amqp.isConnected,
+            consuming: amqp.isConsuming,
+            draining: draining.load(ordering: .relaxed),
+            pausedCredentials: gate.pausedCredentials(at: Date())
+        )
+    }
+
     public func run() async throws {
         try await amqp.connect()
         if settings.worker.declareTopology {
@@ -39,6 +52,7 @@ public final class WorkerService: Service {
             try await amqp.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
         }
         let deliveries = try await amqp.consume(queue: settings.topology.jobsQueue, prefetch: UInt16(settings.worker.prefetch))
+        metrics.prefetch.record(settings.worker.prefetch)
         logger.notice("worker consuming", metadata: ["queue": "\(settings.topology.jobsQueue)", "prefetch": "\(settings.worker.prefetch)", "worker": "\(settings.worker.name)"])
         let (intake, door) = AsyncStream.makeStream(of: AMQPDelivery.self)
         // Relays deliveries while the door is open; once it closes (shutdown), what still arrives goes back.
@@ -49,8 +63,9 @@ public final class WorkerService: Service {
         }
         try await withGracefulShutdownHandler {
             try await process(intake)
-        } onGracefulShutdown: { [amqp, logger] in
-            Task {
+        } onGracefulShutdown: { [self] in
+            draining.store(true, ordering: .relaxed)
+            Task { [amqp, logger] in
                 logger.notice("draining: cancelling the consumer")
                 await amqp.cancelConsuming()
                 door.finish()
@@ -67,10 +82,10 @@ public final class WorkerService: Service {
     private func process(_ intake: AsyncStream<AMQPDelivery>) async throws {
         try await withThrowingDiscardingTaskGroup { group in
             for await delivery in intake {
-                inFlight.add(1, ordering: .relaxed)
+                metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
                 group.addTask { [self] in
                     await processor.process(delivery)
-                    inFlight.subtract(1, ordering: .relaxed)
+                    metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
                 }
             }
             let deadline = ContinuousClock.now + settings.worker.shutdownTimeout

@@ -31,6 +31,7 @@ extension WorkerHarness {
     /// The settings as the configuration file a user would write.
     func yaml() -> String {
         func quoted(_ text: String) -> String { "\"\(text)\"" }
+        func file(_ path: String?) -> String { path.map(quoted) ?? "null" }
         func duration(_ value: Duration) -> String { "\(Int(value.components.seconds * 1000 + value.components.attoseconds / 1_000_000_000_000_000))ms" }
         var lines = [
             "worker:",
@@ -58,18 +59,23 @@ extension WorkerHarness {
             "  trust_system_store: false",
             "  request_timeout: \(duration(settings.apns.requestTimeout))",
             "log:",
-            "  level: warning",
+            "  level: \(settings.log.level.rawValue)",
+            "  format: \(settings.log.format.rawValue)",
             "metrics:",
-            "  port: null",
+            "  host: 127.0.0.1",
+            "  port: \(settings.metrics.port.map(String.init) ?? "null")",
             "credentials:",
         ]
         for credential in settings.credentials {
-            guard case .token(let team, let key, let file, _, _) = credential.kind else { continue }
-            lines += [
-                "  - name: \(credential.name)", "    type: token", "    team_id: \(team)", "    key_id: \(key)",
-                "    key_file: \(quoted(file))", "    environment: \(credential.environment.rawValue)",
-                "    topics: [\(credential.topics.joined(separator: ", "))]",
-            ]
+            lines += ["  - name: \(credential.name)", "    environment: \(credential.environment.rawValue)", "    topics: [\(credential.topics.joined(separator: ", "))]"]
+            switch credential.kind {
+            case .token(let team, let key, let keyFile, _, _):
+                lines += ["    type: token", "    team_id: \(team)", "    key_id: \(key)", "    key_file: \(quoted(keyFile))"]
+            case .pkcs12(let p12, let passwordFile):
+                lines += ["    type: certificate", "    p12_file: \(quoted(p12))", "    p12_password_file: \(file(passwordFile))"]
+            case .pem(let certificate, let key):
+                lines += ["    type: certificate", "    certificate_file: \(quoted(certificate))", "    key_file: \(quoted(key))"]
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -25,6 +25,8 @@ struct WorkerHarness {
         let prefix = "wt-\(UUID().uuidString.prefix(8).lowercased())."
         var settings = WorkerSettings()
         settings.worker.name = "test-worker"
+        settings.log.level = .warning
+        settings.metrics.port = nil
         settings.worker.prefetch = 200
         settings.worker.maxAttempts = 3
         settings.worker.shutdownTimeout = .seconds(10)

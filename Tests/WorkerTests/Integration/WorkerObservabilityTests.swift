@@ -1,0 +1,96 @@
+import AMQP
+import APNsCore
+import Foundation
+import MockAPNs
+import Testing
+import TestSupport
+@testable import Worker
+import WorkerConfiguration
+
+@Suite("Worker metrics, health and logs (real processes)", .serialized)
+struct WorkerObservabilityTests {
+    @Test("a full run exposes real metrics and health, and its trace-level logs hold no secret")
+    func scrapeAndGrep() async throws {
+        let user = "apns-obs-\(UUID().uuidString.prefix(8).lowercased())"
+        let password = "brokerpw-\(UUID().uuidString)"
+        _ = try RabbitMQControl.run(["add_user", user, password])
+        defer { _ = try? RabbitMQControl.run(["delete_user", user]) }
+        _ = try RabbitMQControl.run(["set_permissions", "-p", "/", user, ".*", ".*", ".*"])
+        let metricsPort = Int.random(in: 20_000..<40_000)
+        let p12Password = try TemporaryFile.write("test-only-password\n", mode: 0o600)
+        let harness = try await WorkerHarness.make(mockSetup: {
+            $0.faults.forcedReason = "InvalidProviderToken"
+            $0.faults.forcedReasonCount = 1
+        }) { settings in
+            settings.amqp.urls = ["amqp://\(user):\(password)@127.0.0.1:\(TestBrokerPort.value)/"]
+            settings.log.level = .trace
+            settings.log.format = .json
+            settings.metrics.port = metricsPort
+            settings.credentials.append(CredentialSettings(
+                name: "legacy-cert", kind: .pkcs12(file: (try? Fixtures.privateCopy(of: "tls/client.p12")) ?? "", passwordFile: p12Password),
+                environment: .development
+            ))
+        }
+        var bodies: [[UInt8]] = []
+        var tokens: [String] = []
+        for index in 0..<60 {
+            let token = JobFactory.token(index % 10 == 0 ? "dead" : "a")
+            tokens.append(token)
+            let extra = index % 7 == 0 ? #","credential":"legacy-cert""# : ""
+            bodies.append(JobFactory.alert(id: "obs-\(index)", token: token, extra: extra))
+        }
+        bodies.append(JobFactory.Kind.tooLarge.body(id: "obs-large"))
+        try await harness.publish(bodies)
+        let worker = try harness.launchWorker()
+        let results = try await harness.results(count: bodies.count, idle: .seconds(15))
+        #expect(results.count == bodies.count)
+
+        let metrics = try http(port: metricsPort, path: "/metrics")
+        #expect(metrics.status == 200)
+        #expect(value(of: "apns_jobs_received_total", in: metrics.body) >= Double(bodies.count))
+        #expect(value(of: "apns_jobs_acked_total", in: metrics.body) >= Double(bodies.count))
+        #expect(value(of: #"apns_results_total{status="delivered",reason=""}"#, in: metrics.body) >= 50)
+        #expect(value(of: #"apns_results_total{status="rejected",reason="Unregistered"}"#, in: metrics.body) == 6)
+        #expect(value(of: #"apns_jobs_dead_lettered_total{reason="PayloadTooLarge"}"#, in: metrics.body) == 1)
+        #expect(metrics.body.contains(#"apns_request_duration_seconds_bucket{credential="team-one""#))
+        #expect(metrics.body.contains(#"apns_connection_stream_limit{credential="team-one"}"#))
+        #expect(metrics.body.contains("amqp_publish_confirm_duration_seconds_count"))
+        #expect(value(of: "apns_prefetch", in: metrics.body) == Double(harness.settings.worker.prefetch))
+        let live = try http(port: metricsPort, path: "/health/live")
+        #expect(live.status == 200)
+        let ready = try http(port: metricsPort, path: "/health/ready")
+        #expect(ready.status == 200, "\(ready.body)")
+        #expect(ready.body.contains(#""ready":true"#))
+
+        worker.terminate()
+        worker.waitUntilExit()
+        #expect(worker.terminationStatus == 0)
+        let log = harness.processLog
+        #expect(log.split(separator: "\n").count > 20, "the trace log is suspiciously short")
+        #expect(log.split(separator: "\n").allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
+        for secret in [password, "test-only-password", "eyJ", "BEGIN", "bearer "] + tokens {
+            #expect(!log.contains(secret), "the log contains a secret: \(secret.prefix(12))…")
+        }
+        await harness.tearDown()
+    }
+
+    /// A plain HTTP/1.1 GET through curl (the endpoint is loopback-only here).
+    func http(port: Int, path: String) throws -> (status: Int, body: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        let status = Int(text.split(separator: "\n").last ?? "") ?? 0
+        return (status, String(text.dropLast(String(status).count + 1)))
+    }
+
+    /// The value of the first sample line that starts with `series`.
+    func value(of series: String, in exposition: String) -> Double {
+        exposition.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? -1
+    }
+}

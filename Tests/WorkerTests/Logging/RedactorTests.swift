@@ -1,0 +1,68 @@
+import Logging
+import Synchronization
+import Testing
+@testable import Worker
+
+@Suite("Log redaction")
+struct RedactorTests {
+    static let jwt = "eyJhbGciOiJFUzI1NiIsImtpZCI6IlRFU1RLRVkwMDEifQ.eyJpc3MiOiJURUFNSUQwMDAxIiwiaWF0IjoxODAwMDAwMDAwfQ.MEUCIQDx-abc_def"
+    static let token = String(repeating: "ab12", count: 16)
+
+    @Test("JWTs, bearer values, PEM blocks, URL passwords and registered secrets are removed", arguments: [
+        "authorization: bearer \(jwt)",
+        "token \(jwt) rejected",
+        "key -----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY----- loaded",
+        "connecting to amqp://apns:s3cr3t-pass@rabbit:5672/prod",
+        "p12 password is hunter2-registered",
+    ])
+    func removed(line: String) {
+        Redactor.register("hunter2-registered")
+        let redacted = Redactor.redact(line)
+        for secret in [Self.jwt, "MIGHAgEAMBMGByqGSM49", "s3cr3t-pass", "hunter2-registered", "bearer ey"] {
+            #expect(!redacted.contains(secret), "\(redacted)")
+        }
+    }
+
+    @Test("device tokens keep their first eight digits only; ordinary text is untouched")
+    func tokens() {
+        #expect(Redactor.redact("device \(Self.token) gone") == "device ab12ab12… gone")
+        #expect(Redactor.redact("job demo-17 delivered in 12 ms") == "job demo-17 delivered in 12 ms")
+        #expect(Redactor.redact("amqp://rabbit:5672/") == "amqp://rabbit:5672/")
+    }
+
+    @Test("the log handler redacts the message and every metadata value before they are written")
+    func handler() {
+        let sink = CapturingLogHandler()
+        var logger = Logger(label: "test") { _ in RedactingLogHandler(wrapping: sink) }
+        logger.logLevel = .trace
+        logger[metadataKey: "url"] = "amqp://u:topsecret-value@h/"
+        logger.error("sending with \(Self.jwt)", metadata: ["device": "\(Self.token)", "nested": .dictionary(["auth": "bearer \(Self.jwt)"])])
+        let written = sink.lines.joined(separator: "\n")
+        #expect(!written.contains(Self.jwt))
+        #expect(!written.contains(Self.token))
+        #expect(!written.contains("topsecret-value"))
+        #expect(written.contains("<jwt redacted>"))
+    }
+}
+
+/// Records what reaches it, rendered as text.
+struct CapturingLogHandler: LogHandler {
+    final class Store: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    let store = Store()
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+    var lines: [String] { store.lines.withLock { $0 } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
+        store.lines.withLock { $0.append("\(event.message) \(all)") }
+    }
+}
