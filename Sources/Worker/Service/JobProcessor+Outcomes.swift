@@ -20,9 +20,10 @@ extension JobProcessor {
             result.status = .rejected
             result.apply(rejection)
         case .failed(let code, let detail, let rejection):
+            if let rejection { result.apply(rejection) }
+            // The failure code, even when APNs gave no reason (then it is "HTTP<status>").
             result.reason = code
             result.detail = detail
-            if let rejection { result.apply(rejection) }
             return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "\(code): \(detail)")]
         case .expired(let lastError):
             result.status = .expired
@@ -60,21 +61,18 @@ extension JobProcessor {
     /// Publishes everything for one job and acks it only if the broker confirmed all of it; a returned
     /// or nacked publish leaves the job unacked (requeued), so nothing is lost.
     func finish(_ delivery: AMQPDelivery, with publications: [Publication]) async {
-        let outcomes = await withTaskGroup(of: Result<AMQPPublishOutcome, any Error>.self) { group in
-            for publication in publications {
-                group.addTask {
-                    let started = ContinuousClock.now
-                    defer { metrics.confirmDuration.record(duration: ContinuousClock.now - started) }
-                    do {
-                        return .success(try await broker.publish(exchange: publication.exchange, routingKey: publication.routingKey, message: publication.message, mandatory: true))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
+        var outcomes = await withTaskGroup(of: (Int, Result<AMQPPublishOutcome, any Error>).self) { group in
+            for (index, publication) in publications.enumerated() {
+                group.addTask { (index, await publish(publication.message, to: .init(exchange: publication.exchange, routingKey: publication.routingKey))) }
             }
-            var outcomes: [Result<AMQPPublishOutcome, any Error>] = []
-            for await outcome in group { outcomes.append(outcome) }
+            var outcomes = [Result<AMQPPublishOutcome, any Error>](repeating: .success(.confirmed), count: publications.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
             return outcomes
+        }
+        for (index, publication) in publications.enumerated() {
+            guard case .success(.returned) = outcomes[index], let fallback = publication.fallback else { continue }
+            logger.warning("reply_to queue is gone; the result goes to the results exchange", metadata: ["reply-to": "\(publication.routingKey)"])
+            outcomes[index] = await publish(publication.message, to: fallback)
         }
         if outcomes.allSatisfy({ if case .success(.confirmed) = $0 { true } else { false } }) {
             await broker.ack(delivery)
@@ -94,6 +92,17 @@ extension JobProcessor {
         }
         logger.error("a result or copy was not confirmed by the broker; the job stays queued", metadata: ["problems": "\(problems)"])
         await broker.reject(delivery, requeue: true)
+    }
+
+    /// One confirmed, mandatory publish, timed.
+    private func publish(_ message: AMQPMessage, to route: Publication.Route) async -> Result<AMQPPublishOutcome, any Error> {
+        let started = ContinuousClock.now
+        defer { metrics.confirmDuration.record(duration: ContinuousClock.now - started) }
+        do {
+            return .success(try await broker.publish(exchange: route.exchange, routingKey: route.routingKey, message: message, mandatory: true))
+        } catch {
+            return .failure(error)
+        }
     }
 }
 

@@ -23,10 +23,11 @@ struct OutgoingMessages {
         properties.timestamp = Int64(result.completedAt.timeIntervalSince1970)
         let message = AMQPMessage(body: result.encoded(), properties: properties)
         let kind = Publication.Kind.result(status: result.status.rawValue, reason: result.reason)
+        let results = Publication.Route(exchange: topology.settings.resultsExchange, routingKey: result.routingKey)
         if let replyTo, !replyTo.isEmpty {
-            return Publication(exchange: "", routingKey: replyTo, message: message, kind: kind)
+            return Publication(exchange: "", routingKey: replyTo, message: message, kind: kind, fallback: results)
         }
-        return Publication(exchange: topology.settings.resultsExchange, routingKey: result.routingKey, message: message, kind: kind)
+        return Publication(exchange: results.exchange, routingKey: results.routingKey, message: message, kind: kind)
     }
 
     /// The job again, to the retry tier that holds it for `delay` (shortened from the tier's TTL by jitter).

@@ -10,15 +10,25 @@ public struct Publication: Sendable {
         case deadLetter(reason: String)
     }
 
+    /// Where a message goes.
+    public struct Route: Sendable, Hashable {
+        public let exchange: String
+        public let routingKey: String
+    }
+
     public let exchange: String
     public let routingKey: String
     public let message: AMQPMessage
     public let kind: Kind
+    /// Where to send the message instead if the broker returns it: a result for a `reply_to` queue
+    /// that no longer exists goes to the results exchange rather than requeueing (and re-sending) the job.
+    public let fallback: Route?
 
-    public init(exchange: String, routingKey: String, message: AMQPMessage, kind: Kind) {
+    public init(exchange: String, routingKey: String, message: AMQPMessage, kind: Kind, fallback: Route? = nil) {
         self.exchange = exchange
         self.routingKey = routingKey
         self.message = message
         self.kind = kind
+        self.fallback = fallback
     }
 }

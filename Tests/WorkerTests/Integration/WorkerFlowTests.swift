@@ -188,4 +188,26 @@ struct WorkerFlowTests {
         await client.close()
         await harness.tearDown()
     }
+
+    @Test("a reply_to queue that is gone: the result goes to the results exchange, the push is sent once")
+    func replyToGone() async throws {
+        let harness = try await WorkerHarness.make()
+        let worker = try await harness.startWorker()
+        let client = AMQPClient(options: try harness.settings.amqp.clientOptions(), logger: WorkerHarness.quietLogger("reply"))
+        try await client.connect()
+        let topology = Topology(settings: harness.settings.topology)
+        try await client.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        var properties = AMQPProperties()
+        properties.replyTo = harness.prefix + "nobody-listens"
+        let job = JobFactory.alert(id: "orphan-1")
+        let outcome = try await client.publish(exchange: topology.settings.jobsExchange, routingKey: topology.settings.jobsRoutingKey, message: AMQPMessage(body: job, properties: properties), mandatory: true)
+        #expect(outcome == .confirmed)
+        let results = try await harness.results(count: 1)
+        try await Task.sleep(for: .milliseconds(300))
+        try await worker.stop()
+        await client.close()
+        #expect(results.map(\.id) == ["orphan-1"])
+        #expect(harness.mock.server.recorder.snapshot.accepted == 1)
+        await harness.tearDown()
+    }
 }
