@@ -1,0 +1,72 @@
+import AMQP
+import Foundation
+import Testing
+import Worker
+import WorkerConfiguration
+
+/// `examples/python/publish_jobs.py` against the test broker and a real worker (in this process) with
+/// the mock APNs: the example works as its README says, and what the worker publishes fits the schema.
+extension MessageSchemaTests {
+    static let publisher = ExternalProcess.packageRoot.appendingPathComponent("examples/python/publish_jobs.py").path
+    static let exampleJobs = 20
+
+    /// Runs the publisher against `harness`'s jobs exchange, with ids `<idPrefix>-1…`.
+    func runPublisher(_ harness: WorkerHarness, idPrefix: String, extra: [String]) async throws -> ExternalProcess.Outcome {
+        try await ExternalProcess.run(ExternalProcess.python, [
+            Self.publisher,
+            "--url", "amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/",
+            "--exchange", harness.settings.topology.jobsExchange,
+            "--routing-key", harness.settings.topology.jobsRoutingKey,
+            "--count", "\(Self.exampleJobs)",
+            "--topic", "com.example.app",
+            "--id-prefix", idPrefix,
+        ] + extra, timeout: .seconds(120))
+    }
+
+    static func expectedIDs(_ prefix: String) -> Set<String> {
+        Set((1...exampleJobs).map { "\(prefix)-\($0)" })
+    }
+
+    @Test("publish_jobs.py --wait-results: 20 jobs confirmed, 20 delivered results on its reply queue, each valid")
+    func pythonExampleWaitsForResults() async throws {
+        let harness = try await WorkerHarness.make()
+        try await harness.publish([])  // declares the topology, as `apns-worker declare` would
+        let worker = try await harness.startWorker()
+        let prefix = "py-\(UUID().uuidString.prefix(8).lowercased())"
+        let outcome = try await runPublisher(harness, idPrefix: prefix, extra: ["--wait-results", "--json", "--timeout", "60"])
+        try await worker.stop()
+        await harness.tearDown()
+
+        #expect(outcome.succeeded, "\(outcome.transcript)")
+        let bodies = outcome.output.split(separator: "\n").map { Array($0.utf8) }
+        #expect(bodies.count == Self.exampleJobs, "\(outcome.transcript)")
+        let results = try bodies.map { try JobResult.decode($0) }
+        #expect(Set(results.compactMap(\.id)) == Self.expectedIDs(prefix))
+        #expect(results.allSatisfy { $0.status == .delivered }, "\(results.filter { $0.status != .delivered })")
+        let validation = try await SchemaValidator.validate(bodies, against: .result)
+        #expect(validation.succeeded, "\(validation.transcript)")
+    }
+
+    @Test("publish_jobs.py without reply_to: the results reach the results exchange, with correlation_id = job id, each valid")
+    func pythonExampleResultsOnExchange() async throws {
+        let harness = try await WorkerHarness.make()
+        try await harness.publish([])
+        let worker = try await harness.startWorker()
+        let prefix = "py-\(UUID().uuidString.prefix(8).lowercased())"
+        let outcome = try await runPublisher(harness, idPrefix: prefix, extra: [])
+        let messages = try await harness.drain(harness.settings.topology.resultsQueue!, count: Self.exampleJobs)
+        try await worker.stop()
+        await harness.tearDown()
+
+        #expect(outcome.succeeded, "\(outcome.transcript)")
+        #expect(outcome.errors.contains("published \(Self.exampleJobs) job(s): \(Self.exampleJobs) confirmed, 0 not"), "\(outcome.transcript)")
+        #expect(messages.count == Self.exampleJobs)
+        let results = try messages.map { try JobResult.decode($0.body) }
+        #expect(Set(results.compactMap(\.id)) == Self.expectedIDs(prefix))
+        #expect(results.allSatisfy { $0.status == .delivered }, "\(results.filter { $0.status != .delivered })")
+        #expect(messages.allSatisfy { $0.properties.contentType == "application/json" })
+        #expect(zip(messages, results).allSatisfy { $0.properties.correlationID == $1.id })
+        let validation = try await SchemaValidator.validate(messages.map(\.body), against: .result)
+        #expect(validation.succeeded, "\(validation.transcript)")
+    }
+}
