@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+extension DeploymentFilesTests {
+    /// `deploy/grafana/apns-worker.json`: the dashboard over the worker's Prometheus metrics.
+    @Suite struct Grafana {
+        static let file = "deploy/grafana/apns-worker.json"
+
+        /// Every metric the worker exports, as Prometheus names them (histograms by their buckets).
+        static let metrics = [
+            "apns_jobs_received_total", "apns_jobs_acked_total", "apns_jobs_requeued_total", "apns_jobs_retried_total",
+            "apns_jobs_dead_lettered_total", "apns_results_total", "apns_request_duration_seconds_bucket",
+            "apns_connection_streams_in_use", "apns_connection_stream_limit", "apns_goaways_total", "apns_reconnects_total",
+            "apns_ping_rtt_seconds", "apns_token_age_seconds", "apns_token_refreshes_total",
+            "amqp_publish_confirm_duration_seconds_bucket", "apns_jobs_in_flight", "apns_prefetch", "apns_credential_paused",
+            "amqp_unroutable_total",
+        ]
+
+        /// Every panel, rows' nested panels included.
+        static func panels(_ dashboard: StructuredValue) -> [StructuredValue] {
+            dashboard["panels"].array.flatMap { [$0] + $0["panels"].array }
+        }
+
+        static func expressions(_ dashboard: StructuredValue) -> [String] {
+            panels(dashboard).flatMap { $0["targets"].array.compactMap { $0["expr"].string } }
+        }
+
+        @Test func parsesWithTheFiveRowsInOrder() throws {
+            let dashboard = try RepositoryFiles.json(Self.file)
+            #expect((dashboard["schemaVersion"].int ?? 0) >= 36)
+            #expect(dashboard["uid"].string == "apns-worker")
+            let rows = Self.panels(dashboard).filter { $0["type"].string == "row" }.compactMap { $0["title"].string }
+            #expect(rows == ["Throughput & outcomes", "APNs latency", "Connections", "Tokens", "Broker"])
+            let ids = Self.panels(dashboard).compactMap { $0["id"].int }
+            #expect(ids.count == Self.panels(dashboard).count && Set(ids).count == ids.count, "every panel needs a unique id")
+            #expect(Self.panels(dashboard).allSatisfy { !$0["gridPos"].isNull })
+        }
+
+        @Test func everyQueryUsesTheDatasourceVariable() throws {
+            let dashboard = try RepositoryFiles.json(Self.file)
+            let variables = dashboard["templating"]["list"].array
+            let datasource = try #require(variables.first { $0["type"] == .string("datasource") })
+            #expect(datasource["query"].string == "prometheus")
+            let reference = "${\(datasource["name"].string ?? "")}"
+            for panel in Self.panels(dashboard) where panel["type"].string != "row" {
+                #expect(panel["datasource"]["uid"].string == reference, "\(panel["title"].string ?? "?") uses a fixed data source")
+                #expect(panel["targets"].array.allSatisfy { $0["datasource"]["uid"].string == reference })
+                #expect(!panel["targets"].array.isEmpty, "\(panel["title"].string ?? "?") has no query")
+            }
+        }
+
+        @Test func everyWorkerMetricAppearsInAPanelQuery() throws {
+            let expressions = Self.expressions(try RepositoryFiles.json(Self.file))
+            for metric in Self.metrics {
+                // A whole name: apns_jobs_received_total must not count as apns_jobs_received.
+                let used = expressions.contains { expression in
+                    expression.ranges(of: metric).contains { range in
+                        let after = range.upperBound == expression.endIndex ? nil : expression[range.upperBound]
+                        return after.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
+                    }
+                }
+                #expect(used, "no panel queries \(metric)")
+            }
+        }
+
+        @Test func histogramsAreReadAsP50AndP99() throws {
+            let expressions = Self.expressions(try RepositoryFiles.json(Self.file))
+            for expression in expressions where expression.contains("_bucket") {
+                #expect(expression.contains("histogram_quantile("), "a bucket series means nothing raw: \(expression)")
+                #expect(expression.contains("le"), "quantiles need the le label kept: \(expression)")
+            }
+            for histogram in ["apns_request_duration_seconds_bucket", "amqp_publish_confirm_duration_seconds_bucket"] {
+                for quantile in ["0.5", "0.99"] {
+                    #expect(expressions.contains { $0.contains("histogram_quantile(\(quantile),") && $0.contains(histogram) }, "no p\(quantile) of \(histogram)")
+                }
+            }
+        }
+    }
+}
