@@ -84,7 +84,8 @@ struct AMQPClientConnectTests {
         let started = ContinuousClock.now
         let error = await #expect(throws: AMQPError.self) { try await client.connect() }
         guard case .library = error?.code else { Issue.record("expected a library error, got \(String(describing: error))"); return }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Bounded by the connect timeout, not hung; generous because the suite shares 2 busy cores.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test("a client certificate without its key is an invalid argument")

@@ -87,7 +87,7 @@ struct ClientFaultTests {
         }
         #expect(error?.code == .timedOut)
         #expect(error?.outcome == .unknown)
-        #expect(clock.now - started < .seconds(3))
+        #expect(clock.now - started < .seconds(10), "bounded by the request timeout, not hung")
         harness.server.setFaults(MockFaults())
         #expect(try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted)
         #expect(client.statistics.snapshot.timeouts == 1)
