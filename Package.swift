@@ -147,7 +147,10 @@ let package = Package(
         // Benchmarks: print figures, never pass or fail.
         .executableTarget(
             name: "APNsBench",
-            dependencies: ["APNsCore", "APNsClient", "TLS", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AMQP", "APNsCore", "APNsClient", "TLS", "Worker", "WorkerConfiguration",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
 

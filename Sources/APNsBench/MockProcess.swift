@@ -49,8 +49,14 @@ final class MockProcess {
     }
 
     func stop() {
+        guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
+    }
+
+    deinit {
+        // A benchmark that throws must not leave a server behind.
+        stop()
     }
 }
 

@@ -73,9 +73,14 @@ final class ConnectionDriver {
     }
 
     private func turn() {
-        for command in mailbox.take() {
+        let commands = mailbox.take()
+        // rabbitmq-c writes each frame with its own send(); corking the socket for the batch turns a
+        // turn's publishes and acks into a few full segments instead of one small packet per frame.
+        let corked = commands.count > 1 ? connection?.cork() : nil
+        for command in commands {
             execute(command)
         }
+        if let corked { connection?.uncork(corked) }
         if connection != nil {
             pumpFrames()
             if consumerAbandoned {

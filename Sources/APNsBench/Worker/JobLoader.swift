@@ -1,0 +1,32 @@
+import AMQP
+import Foundation
+import WorkerConfiguration
+
+/// Publishes realistic jobs (random 32-byte tokens, a ~300-byte alert) with confirms.
+enum JobLoader {
+    static func body(index: Int) -> [UInt8] {
+        let token = "a" + (0..<63).map { _ in String("0123456789abcdef".randomElement()!) }.joined()
+        return Array(
+            #"{"id":"job-\#(index)","device_token":"\#(token)","topic":"com.example.app","payload":{"aps":{"alert":{"title":"Your order has shipped","body":"Order #\#(index) is on its way and should arrive on Thursday. Tap to follow it on the map."},"badge":3,"sound":"default","thread-id":"orders"},"order_id":"\#(index)"}}"#.utf8
+        )
+    }
+
+    /// Publishes `count` jobs, at most `window` awaiting confirms; `stamp` adds a `published-at` header
+    /// (milliseconds) so results carry end-to-end latency.
+    static func load(_ count: Int, into client: AMQPClient, topology: TopologySection, from start: Int = 0, window: Int = 2000, stamp: Bool = false) async throws {
+        try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
+            for index in start..<(start + count) {
+                if index - start >= window, let outcome = try await group.next(), outcome != .confirmed { throw BenchError("job not confirmed: \(outcome)") }
+                var properties = AMQPProperties()
+                properties.contentType = "application/json"
+                properties.persistent = true
+                if stamp { properties.headers["published-at"] = .int(Int64(Date().timeIntervalSince1970 * 1000)) }
+                let message = AMQPMessage(body: body(index: index), properties: properties)
+                group.addTask {
+                    try await client.publish(exchange: topology.jobsExchange, routingKey: topology.jobsRoutingKey, message: message, mandatory: true)
+                }
+            }
+            for try await outcome in group where outcome != .confirmed { throw BenchError("job not confirmed: \(outcome)") }
+        }
+    }
+}

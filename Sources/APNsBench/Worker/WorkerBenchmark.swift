@@ -1,0 +1,130 @@
+import AMQP
+import Foundation
+import Worker
+import WorkerConfiguration
+
+/// The end-to-end measurements: the worker against the broker's own limit, latency at fixed loads,
+/// scale-out, and memory with many jobs in flight.
+struct WorkerBenchmark {
+    struct Throughput: Codable {
+        let jobs: Int
+        let seconds: Double
+        var rate: Double { Double(jobs) / seconds }
+        var peakRSSMiB: Double?
+    }
+
+    /// Pre-loads `count` jobs, starts `workers` worker processes, and times until all are acked (which
+    /// happens only after their results are confirmed by the broker).
+    func throughput(count: Int, prefetch: Int, connections: Int, workers: Int = 1, mockArguments: [String] = []) async throws -> Throughput {
+        let environment = try BenchEnvironment(prefetch: prefetch, connections: connections, mockArguments: mockArguments)
+        let loader = try await environment.client("loader")
+        try await JobLoader.load(count, into: loader, topology: environment.settings.topology)
+        await loader.close()
+        let started = ContinuousClock.now
+        let processes = try (0..<workers).map { _ in try WorkerProcess(settings: environment.settings, metricsPort: Int.random(in: 20_000..<40_000)) }
+        var peak = 0.0
+        while true {
+            let acked = processes.reduce(0) { $0 + ($1.acked() ?? 0) }
+            peak = max(peak, processes.compactMap(\.peakRSSMiB).max() ?? 0)
+            if acked >= count { break }
+            guard ContinuousClock.now - started < .seconds(600) else { throw BenchError("only \(acked) of \(count) jobs done after 10 minutes") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let seconds = (ContinuousClock.now - started).seconds
+        for process in processes { process.stop() }
+        await environment.tearDown()
+        return Throughput(jobs: count, seconds: seconds, peakRSSMiB: peak)
+    }
+
+    /// The broker's own limit on this machine: the same jobs consumed with the same prefetch, a result
+    /// of the same size published with confirms, then the ack — no HTTP/2, no APNs.
+    func brokerLimit(count: Int, prefetch: Int) async throws -> Throughput {
+        let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
+        let client = try await environment.client("limit")
+        try await JobLoader.load(count, into: client, topology: environment.settings.topology)
+        let result = [UInt8](repeating: UInt8(ascii: "r"), count: 420)
+        let started = ContinuousClock.now
+        let deliveries = try await client.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
+        let topology = environment.settings.topology
+        await withTaskGroup(of: Void.self) { group in
+            var seen = 0
+            for await delivery in deliveries {
+                group.addTask {
+                    var properties = AMQPProperties()
+                    properties.contentType = "application/json"
+                    properties.persistent = true
+                    let outcome = try? await client.publish(exchange: topology.resultsExchange, routingKey: "result.delivered", message: AMQPMessage(body: result, properties: properties), mandatory: true)
+                    if outcome == .confirmed { await client.ack(delivery) }
+                }
+                seen += 1
+                if seen == count { break }
+            }
+        }
+        let seconds = (ContinuousClock.now - started).seconds
+        await client.cancelConsuming()
+        await client.close()
+        await environment.tearDown()
+        return Throughput(jobs: count, seconds: seconds)
+    }
+
+    struct Latency: Codable {
+        let offeredRate: Double
+        let jobs: Int
+        let p50: Double
+        let p99: Double
+        let p999: Double
+        /// Sorted latencies in milliseconds, for the CDF plot (downsampled).
+        let samples: [Double]
+    }
+
+    /// Publishes at `rate` jobs/s for `seconds` to a running worker, and reads every result's
+    /// enqueue-to-result latency (from the `published-at` header the loader sets).
+    func latency(rate: Double, seconds: Double, prefetch: Int) async throws -> Latency {
+        let environment = try BenchEnvironment(prefetch: prefetch, connections: 2)
+        let client = try await environment.client("latency")
+        let worker = try WorkerProcess(settings: environment.settings, metricsPort: Int.random(in: 20_000..<40_000))
+        while worker.acked() == nil { try await Task.sleep(for: .milliseconds(100)) }
+        let total = Int(rate * seconds)
+        let tick = 0.01
+        let perTick = rate * tick
+        let clock = ContinuousClock()
+        let start = clock.now
+        var sent = 0
+        var owed = 0.0
+        while sent < total {
+            owed += perTick
+            let batch = min(Int(owed), total - sent)
+            owed -= Double(batch)
+            if batch > 0 {
+                try await JobLoader.load(batch, into: client, topology: environment.settings.topology, from: sent, stamp: true)
+                sent += batch
+            }
+            try await clock.sleep(until: start + .seconds(Double(sent) / rate + tick))
+        }
+        var latencies: [Double] = []
+        let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
+        for await delivery in results {
+            if let result = try? JobResult.decode(delivery.message.body), let latency = result.latencyMS { latencies.append(Double(latency)) }
+            await client.ack(delivery)
+            if latencies.count >= total { break }
+        }
+        await client.cancelConsuming()
+        await client.close()
+        worker.stop()
+        await environment.tearDown()
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        let step = max(1, sorted.count / 500)
+        return Latency(
+            offeredRate: rate, jobs: sorted.count, p50: percentile(0.5), p99: percentile(0.99), p999: percentile(0.999),
+            samples: stride(from: 0, to: sorted.count, by: step).map { sorted[$0] }
+        )
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

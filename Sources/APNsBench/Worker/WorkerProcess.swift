@@ -1,0 +1,83 @@
+import APNsClient
+import Foundation
+import WorkerConfiguration
+
+/// `apns-worker run` as its own process, with a configuration file written from settings.
+final class WorkerProcess {
+    let process = Process()
+    let metricsPort: Int
+
+    init(settings: WorkerSettings, metricsPort: Int) throws {
+        self.metricsPort = metricsPort
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-\(UUID().uuidString).yaml")
+        try Data(Self.yaml(settings, metricsPort: metricsPort).utf8).write(to: config)
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
+        process.arguments = ["run", "--config", config.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["APNS_WORKER__LOG__LEVEL": "error"]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Jobs this worker acked so far (its /metrics), or nil while it does not answer yet.
+    func acked() -> Int? {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "--max-time", "2", "http://127.0.0.1:\(metricsPort)/metrics"]
+        let output = Pipe()
+        curl.standardOutput = output
+        guard (try? curl.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        return text.split(separator: "\n").first { $0.hasPrefix("apns_jobs_acked_total ") }.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) }
+    }
+
+    /// Peak resident memory so far, in MiB.
+    var peakRSSMiB: Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes / 1024
+    }
+
+    func stop() {
+        process.interrupt()
+        process.waitUntilExit()
+    }
+
+    static func yaml(_ settings: WorkerSettings, metricsPort: Int) -> String {
+        let topology = settings.topology
+        return """
+            worker: {name: bench, prefetch: \(settings.worker.prefetch), declare_topology: true}
+            amqp: {urls: ["\(settings.amqp.urls[0])"]}
+            topology:
+              jobs_exchange: \(topology.jobsExchange)
+              jobs_queue: \(topology.jobsQueue)
+              retry_exchange: \(topology.retryExchange)
+              retry_queue_prefix: \(topology.retryQueuePrefix)
+              dead_exchange: \(topology.deadExchange)
+              dead_queue: \(topology.deadQueue)
+              results_exchange: \(topology.resultsExchange)
+              results_queue: \(topology.resultsQueue ?? "null")
+            apns:
+              endpoint: "\(settings.apns.endpoint!.description)"
+              ca_file: \(settings.apns.caFile!)
+              trust_system_store: false
+              connections: \(settings.apns.connections)
+            log: {level: error}
+            metrics: {host: 127.0.0.1, port: \(metricsPort)}
+            credentials:
+              - name: bench
+                type: token
+                team_id: TEAMID0001
+                key_id: TESTKEY001
+                key_file: Tests/Fixtures/keys/AuthKey_TESTKEY001.p8
+                allow_insecure_key_permissions: true
+                environment: development
+                topics: [com.example.app]
+
+            """
+    }
+}
