@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test demo bench mock fixtures clean
+.PHONY: deps build test demo bench faults mock fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -19,11 +19,14 @@ test: deps
 demo: deps
 	scripts/demo.sh
 
-## Figures only (never pass/fail): token signing cost, and the APNs client against h2load on the mock.
+## Figures only (never pass/fail): the worker against the broker's limit, latency, scale-out, memory,
+## the APNs client against h2load, token signing. Regenerates docs/benchmarks.md and its plots (~10 min).
 bench: deps
-	swift build -c release
-	.build/release/apns-bench jwt
-	.build/release/apns-bench client
+	scripts/bench.sh
+
+## The fault-injection suite with real processes; writes the table in docs/reliability.md.
+faults: deps
+	scripts/faults.sh
 
 ## The mock APNs server on 127.0.0.1:2197 with the test fixtures (Ctrl-C to stop).
 mock: deps

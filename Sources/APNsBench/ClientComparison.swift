@@ -13,6 +13,7 @@ struct ClientComparison {
     static let deviceToken = String(repeating: "5f", count: 32)
 
     let rounds: Int
+    var output = "docs/benchmarks"
 
     func run() async throws {
         print("client vs h2load: \(count) notifications of \(Self.payload.count) bytes, server allows \(streams) streams per connection, \(rounds) rounds (medians)")
@@ -52,7 +53,19 @@ struct ClientComparison {
             print(pad(row.0, 36) + pad(String(format: "%.0f", row.1), 17) + pad(row.2, 28) + pad(row.3, 14) + row.4)
         }
         let ratios = oneConnectionRatios.sorted()
+        try writeJSON(rows: rows, ratio: ratios[ratios.count / 2])
         print(String(format: "\nratio client ÷ h2load on one connection: median %.2f (rounds: %@; target ≥ 0.90)", ratios[ratios.count / 2], ratios.map { String(format: "%.2f", $0) }.joined(separator: ", ")))
+    }
+
+    /// The table as JSON next to the worker's figures, for docs/benchmarks.md.
+    private func writeJSON(rows: [(String, Double, String, String, String)], ratio: Double) throws {
+        let object: [String: Any] = [
+            "notifications": count, "streams": streams, "rounds": rounds, "ratioOneConnection": ratio,
+            "rows": rows.map { ["run": $0.0, "rate": $0.1, "latency": $0.2, "cpuMicroseconds": $0.3, "peakRSSMiB": $0.4] },
+        ]
+        let directory = URL(fileURLWithPath: output)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: directory.appendingPathComponent("client.json"))
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

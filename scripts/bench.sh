@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark, figures only (never pass/fail). Writes docs/benchmarks/*.json, the
+# PNG plots, and regenerates docs/benchmarks.md. Takes about 10 minutes on 2 cores.
+#   JOBS=200000 CLIENT_COUNT=200000 scripts/bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+# Plots need matplotlib from Debian (for /usr/bin/python3); only the benchmark needs it.
+if ! dpkg-query -W -f='${Status}' python3-matplotlib 2>/dev/null | grep -q "ok installed"; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-matplotlib > /dev/null
+fi
+scripts/rabbitmq.sh start
+trap 'scripts/rabbitmq.sh stop' EXIT
+eval "$(scripts/rabbitmq.sh env)"
+swift build -c release
+out=docs/benchmarks
+mkdir -p "$out"
+echo "== provider tokens"
+.build/release/apns-bench jwt | tee "$out/jwt.txt"
+echo "== the APNs client against h2load"
+.build/release/apns-bench client --count "${CLIENT_COUNT:-200000}" --rounds 3 | tee "$out/client.txt"
+echo "== the worker end to end"
+.build/release/apns-bench worker --count "${JOBS:-200000}" --output "$out" | tee "$out/worker.txt"
+/usr/bin/python3 scripts/plot-bench.py "$out"
+/usr/bin/python3 scripts/write-benchmarks-doc.py "$out" > docs/benchmarks.md
+echo "docs/benchmarks.md regenerated"
