@@ -29,12 +29,21 @@ public struct AMQPError: Error, Hashable, Sendable, CustomStringConvertible {
     public let operation: String
     /// rabbitmq-c's or the broker's explanation. Never contains credentials.
     public let message: String
+    /// The broker's reply code behind this error, when the broker closed the channel or connection
+    /// (e.g. 404 NOT_FOUND for a publish to an exchange that does not exist), also when the error
+    /// reported to a publisher is "outcome unknown".
+    public let brokerReplyCode: UInt16?
 
     /// An error with its context; `message` must not contain credentials.
-    public init(_ code: Code, operation: String, message: String) {
+    public init(_ code: Code, operation: String, message: String, brokerReplyCode: UInt16? = nil) {
         self.code = code
         self.operation = operation
         self.message = message
+        if case .brokerClosed(let replyCode) = code {
+            self.brokerReplyCode = brokerReplyCode ?? replyCode
+        } else {
+            self.brokerReplyCode = brokerReplyCode
+        }
     }
 
     /// "AMQP: <operation> failed: <message>".
@@ -94,7 +103,11 @@ extension AMQPError {
 
     /// A publish whose confirm will never come: the channel it went out on is gone.
     static func outcomeUnknown(after cause: AMQPError) -> AMQPError {
-        AMQPError(.connectionLost, operation: "publish", message: "the channel closed before the broker confirmed, so the outcome is unknown (\(cause.operation): \(cause.message))")
+        AMQPError(
+            .connectionLost, operation: "publish",
+            message: "the channel closed before the broker confirmed, so the outcome is unknown (\(cause.operation): \(cause.message))",
+            brokerReplyCode: cause.brokerReplyCode
+        )
     }
 }
 

@@ -16,6 +16,9 @@ public struct Job: Sendable {
     public let replyTo: String?
     /// APNs attempts already made for this job (from the `retry-attempt` header of a retried copy).
     public let previousAttempts: Int
+    /// Tries APNs never processed (no stream free in time, connection refused…), which do not count as
+    /// attempts but are bounded too (the `retry-deferred` header).
+    public let previousDeferrals: Int
 
     public init(
         id: String,
@@ -24,7 +27,8 @@ public struct Job: Sendable {
         environment: APNsEnvironment?,
         deadline: Date?,
         replyTo: String?,
-        previousAttempts: Int
+        previousAttempts: Int,
+        previousDeferrals: Int = 0
     ) {
         self.id = id
         self.request = request
@@ -33,5 +37,6 @@ public struct Job: Sendable {
         self.deadline = deadline
         self.replyTo = replyTo
         self.previousAttempts = previousAttempts
+        self.previousDeferrals = previousDeferrals
     }
 }

@@ -54,7 +54,7 @@ public enum JobDecoder {
             return Job(
                 id: id, request: request, credentialName: try reader.string("credential"), environment: environment,
                 deadline: try reader.number("deadline").map { Date(timeIntervalSince1970: $0) },
-                replyTo: envelope.replyTo, previousAttempts: envelope.previousAttempts
+                replyTo: envelope.replyTo, previousAttempts: envelope.previousAttempts, previousDeferrals: envelope.previousDeferrals
             )
         } catch let error as NotificationError {
             throw JobError(error, jobID: id)

@@ -6,11 +6,14 @@ public struct JobEnvelope: Sendable {
     public var replyTo: String?
     /// The `retry-attempt` header of a retried copy.
     public var previousAttempts: Int
+    /// The `retry-deferred` header: tries APNs never processed.
+    public var previousDeferrals: Int
 
-    public init(body: [UInt8], messageID: String? = nil, replyTo: String? = nil, previousAttempts: Int = 0) {
+    public init(body: [UInt8], messageID: String? = nil, replyTo: String? = nil, previousAttempts: Int = 0, previousDeferrals: Int = 0) {
         self.body = body
         self.messageID = messageID
         self.replyTo = replyTo
         self.previousAttempts = previousAttempts
+        self.previousDeferrals = previousDeferrals
     }
 }

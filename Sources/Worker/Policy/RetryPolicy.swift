@@ -8,6 +8,9 @@ public struct RetryPolicy: Sendable {
     public let tiers: [Duration]
     /// Attempts per job, the first included.
     public let maxAttempts: Int
+    /// Tries APNs never processed, per job: waiting for a stream, refused streams, no connection.
+    /// They cost APNs nothing, so they do not use up attempts, but they are bounded all the same.
+    public var maxDeferrals: Int { 4 * maxAttempts }
 
     public init(tiers: [Duration], maxAttempts: Int) {
         precondition(!tiers.isEmpty && maxAttempts >= 1, "validated by the configuration")
@@ -19,10 +22,12 @@ public struct RetryPolicy: Sendable {
     ///
     /// - Parameter jitter: a factor in 0.8...1.0 applied to the tier's delay, so jobs that failed together
     ///   do not all come back in the same second.
+    /// - Parameter deferrals: tries APNs did not process, including this one if it was such a try.
     public func verdict(
         for outcome: Result<APNsResponse, APNsSendError>,
         job: Job,
         attempts: Int,
+        deferrals: Int = 0,
         now: Date,
         jitter: Double = Double.random(in: 0.8...1.0)
     ) -> Verdict {
@@ -40,17 +45,18 @@ public struct RetryPolicy: Sendable {
             if error.disposition == .credentialFailure { return .credentialRefused(lastError: "\(error)") }
             failure = TransientFailure(error)
         }
-        return retryOrGiveUp(failure, job: job, attempts: attempts, now: now, jitter: jitter)
+        return retryOrGiveUp(failure, job: job, attempts: attempts, deferrals: deferrals, now: now, jitter: jitter)
     }
 
-    private func retryOrGiveUp(_ failure: TransientFailure, job: Job, attempts: Int, now: Date, jitter: Double) -> Verdict {
+    private func retryOrGiveUp(_ failure: TransientFailure, job: Job, attempts: Int, deferrals: Int, now: Date, jitter: Double) -> Verdict {
         if let deadline = job.deadline, deadline <= now {
             return .expired(lastError: failure.description)
         }
-        guard attempts < maxAttempts else {
-            return .failed(code: failure.code, detail: "\(attempts) attempts; last: \(failure.description)", rejection: failure.rejection)
+        guard failure.processed ? attempts < maxAttempts : deferrals < maxDeferrals else {
+            let tries = failure.processed ? "\(attempts) attempts" : "\(attempts) attempts and \(deferrals) tries APNs did not process"
+            return .failed(code: failure.code, detail: "\(tries); last: \(failure.description)", rejection: failure.rejection)
         }
-        let (tier, delay) = schedule(attempts: attempts, retryAfter: failure.retryAfter, jitter: jitter)
+        let (tier, delay) = schedule(attempts: max(1, attempts + (failure.processed ? 0 : 1)), retryAfter: failure.retryAfter, jitter: jitter)
         if let deadline = job.deadline, now.addingTimeInterval(delay.seconds) > deadline {
             return .expired(lastError: failure.description)
         }

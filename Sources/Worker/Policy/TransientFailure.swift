@@ -8,8 +8,11 @@ struct TransientFailure: CustomStringConvertible {
     let description: String
     let rejection: APNsRejection?
     let retryAfter: Duration?
+    /// Whether APNs may have acted on the request (an answer, or an unknown outcome).
+    let processed: Bool
 
     init(_ rejection: APNsRejection) {
+        processed = true
         code = rejection.reason.name.isEmpty ? "HTTP\(rejection.status)" : rejection.reason.name
         description = "\(rejection.status) \(code)"
         self.rejection = rejection
@@ -17,6 +20,7 @@ struct TransientFailure: CustomStringConvertible {
     }
 
     init(_ error: APNsSendError) {
+        processed = error.outcome != .notProcessed
         code = error.code.name
         description = "\(error)"
         rejection = nil

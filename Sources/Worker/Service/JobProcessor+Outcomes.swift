@@ -7,7 +7,7 @@ import Metrics
 /// What the processor publishes for each verdict, and the ack that waits for the broker's confirms.
 extension JobProcessor {
     /// The result of `verdict`, with a retry or dead-letter copy where the verdict calls for one.
-    func complete(_ verdict: Verdict, job: Job, credential: String, attempts: Int, context: ResultContext) -> [Publication] {
+    func complete(_ verdict: Verdict, job: Job, credential: String, attempts: Int, deferrals: Int = 0, context: ResultContext) -> [Publication] {
         var result = context.result(status: .failed, attempts: attempts, completedAt: now())
         result.credential = credential
         switch verdict {
@@ -31,7 +31,7 @@ extension JobProcessor {
             return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "expired: \(lastError)")]
         case .retry(let tier, let delay, let lastError):
             logger.debug("retrying job", metadata: ["job": "\(job.id)", "attempts": "\(attempts)", "tier": "\(tier)", "error": "\(lastError)"])
-            return [messages.retry(context.delivery.message, tier: tier, delay: delay, attempts: attempts, lastError: lastError)]
+            return [messages.retry(context.delivery.message, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError)]
         case .credentialRefused(let lastError):
             return [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError)]
         }
@@ -55,7 +55,7 @@ extension JobProcessor {
     /// The job back to a retry tier at least `seconds` long, its attempts unchanged.
     func postpone(_ delivery: AMQPDelivery, job: Job, for seconds: TimeInterval, reason: String) -> Publication {
         let (tier, delay) = policy.schedule(attempts: 1, retryAfter: .seconds(max(0, seconds)), jitter: 1)
-        return messages.retry(delivery.message, tier: tier, delay: delay, attempts: job.previousAttempts, lastError: reason)
+        return messages.retry(delivery.message, tier: tier, delay: delay, attempts: job.previousAttempts, deferrals: job.previousDeferrals, lastError: reason)
     }
 
     /// Publishes everything for one job and acks it only if the broker confirmed all of it; a returned
@@ -81,8 +81,14 @@ extension JobProcessor {
             return
         }
         metrics.requeued.increment()
-        let refused = outcomes.filter { if case .success(let outcome) = $0 { outcome != .confirmed } else { false } }.count
-        if refused > 0 { metrics.unroutable.increment(by: refused) }
+        // Returned or nacked, or the broker closed the channel with 404 because the exchange is gone:
+        // the results cannot be stored, which is an operator's problem (alert on amqp_unroutable_total).
+        let refused = outcomes.filter { outcome in
+            switch outcome {
+            case .success(let result): result != .confirmed
+            case .failure(let error): (error as? AMQPError)?.brokerReplyCode == 404
+            }
+        }.count
         let problems = outcomes.compactMap { outcome -> String? in
             switch outcome {
             case .success(.confirmed): nil
@@ -90,9 +96,25 @@ extension JobProcessor {
             case .failure(let error): "\(error)"
             }
         }
-        logger.error("a result or copy was not confirmed by the broker; the job stays queued", metadata: ["problems": "\(problems)"])
+        guard refused > 0 else {
+            // The connection went away: the broker requeues the delivery by itself; this reject is a no-op.
+            logger.warning("the broker connection dropped before every publish was confirmed; the job will be redelivered", metadata: ["problems": "\(problems)"])
+            await broker.reject(delivery, requeue: true)
+            return
+        }
+        metrics.unroutable.increment(by: refused)
+        if outcomes.contains(where: { if case .failure(let error) = $0 { (error as? AMQPError)?.brokerReplyCode == 404 } else { false } }) {
+            await onMissingExchange()
+        }
+        logger.error("results or copies cannot be routed (missing exchange or queue?); the job stays queued", metadata: ["problems": "\(problems)"])
+        // Requeueing at once would redeliver, re-send the push and fail again in a tight loop until the
+        // delivery limit; holding the delivery a moment (it keeps its prefetch slot) spaces the retries.
+        try? await Task.sleep(for: Self.unroutableBackoff)
         await broker.reject(delivery, requeue: true)
     }
+
+    /// How long a job whose results cannot be routed waits before it is requeued.
+    static let unroutableBackoff = Duration.seconds(2)
 
     /// One confirmed, mandatory publish, timed.
     private func publish(_ message: AMQPMessage, to route: Publication.Route) async -> Result<AMQPPublishOutcome, any Error> {

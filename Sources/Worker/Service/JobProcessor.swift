@@ -22,6 +22,9 @@ public struct JobProcessor: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
     let metrics = WorkerMetrics()
+    /// Called when the broker refused a publication because its exchange does not exist (404): the
+    /// service re-declares the topology, when it is allowed to.
+    var onMissingExchange: @Sendable () async -> Void = {}
 
     public init(
         broker: any JobBroker,
@@ -54,7 +57,8 @@ public struct JobProcessor: Sendable {
             body: delivery.message.body,
             messageID: properties.messageID,
             replyTo: properties.replyTo,
-            previousAttempts: properties.headers[OutgoingMessages.attemptHeader].flatMap(\.integerValue).map(Int.init) ?? 0
+            previousAttempts: properties.headers[OutgoingMessages.attemptHeader].flatMap(\.integerValue).map(Int.init) ?? 0,
+            previousDeferrals: properties.headers[OutgoingMessages.deferralHeader].flatMap(\.integerValue).map(Int.init) ?? 0
         )
         var context = ResultContext(delivery: delivery, received: received, replyTo: envelope.replyTo, workerName: workerName)
         switch JobDecoder.decode(envelope) {
@@ -85,7 +89,6 @@ public struct JobProcessor: Sendable {
             await finish(context.delivery, with: [postpone(context.delivery, job: job, for: until.timeIntervalSince(now()), reason: "credential \(name) is paused")])
             return
         }
-        let attempts = job.previousAttempts + 1
         let outcome: Result<APNsResponse, APNsSendError>
         do {
             outcome = .success(try await sender.send(job.request, credential: resolved.entry.credential, endpoint: resolved.endpoint))
@@ -94,7 +97,11 @@ public struct JobProcessor: Sendable {
         } catch {
             outcome = .failure(APNsSendError(.protocolError, .unknown, "\(error)"))
         }
-        let verdict = policy.verdict(for: outcome, job: job, attempts: attempts, now: now())
+        // A try APNs never processed (no stream in time, refused, no connection) is not an attempt.
+        let processed = if case .failure(let error) = outcome { error.outcome != .notProcessed } else { true }
+        let attempts = job.previousAttempts + (processed ? 1 : 0)
+        let deferrals = job.previousDeferrals + (processed ? 0 : 1)
+        let verdict = policy.verdict(for: outcome, job: job, attempts: attempts, deferrals: deferrals, now: now())
         if case .credentialRefused(let lastError) = verdict {
             let until = now().addingTimeInterval(credentialBackoff.seconds)
             gate.pause(name, until: until)
@@ -102,7 +109,7 @@ public struct JobProcessor: Sendable {
             await finish(context.delivery, with: [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError)])
             return
         }
-        await finish(context.delivery, with: complete(verdict, job: job, credential: name, attempts: attempts, context: context))
+        await finish(context.delivery, with: complete(verdict, job: job, credential: name, attempts: attempts, deferrals: deferrals, context: context))
     }
 
     /// The credential and endpoint for `job`: named, or by topic; the job's environment may pick the

@@ -9,6 +9,8 @@ struct OutgoingMessages {
     /// Header carrying the attempts made so far on retried and dead-lettered copies (not `x-`: those
     /// are the broker's).
     static let attemptHeader = "retry-attempt"
+    /// Header counting the tries APNs never processed, on retried copies.
+    static let deferralHeader = "retry-deferred"
     /// Header carrying the last failure on retried and dead-lettered copies.
     static let lastErrorHeader = "last-error"
 
@@ -31,8 +33,9 @@ struct OutgoingMessages {
     }
 
     /// The job again, to the retry tier that holds it for `delay` (shortened from the tier's TTL by jitter).
-    func retry(_ original: AMQPMessage, tier: Int, delay: Duration, attempts: Int, lastError: String) -> Publication {
+    func retry(_ original: AMQPMessage, tier: Int, delay: Duration, attempts: Int, deferrals: Int = 0, lastError: String) -> Publication {
         var message = annotated(original, attempts: attempts, lastError: lastError)
+        if deferrals > 0 { message.properties.headers[Self.deferralHeader] = .int(Int64(deferrals)) }
         message.properties.expiration = String(max(0, delay.milliseconds))
         let tierName = Topology.routingKey(forTier: topology.settings.retryTiers[tier])
         return Publication(exchange: topology.settings.retryExchange, routingKey: tierName, message: message, kind: .retry(tier: tierName))

@@ -29,7 +29,12 @@ public final class WorkerService: Service {
         self.amqp = amqp
         self.logger = logger
         apns = APNsClient(configuration: settings.clientConfiguration, logger: logger)
-        processor = JobProcessor(broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger)
+        var processor = JobProcessor(broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger)
+        if settings.worker.declareTopology {
+            let repair = TopologyRepair(amqp: amqp, topology: Topology(settings: settings.topology), logger: logger)
+            processor.onMissingExchange = { await repair.redeclare() }
+        }
+        self.processor = processor
     }
 
     /// Jobs being processed right now.

@@ -100,4 +100,23 @@ struct RetryPolicyTests {
             Issue.record("TLS failure is not credential-level"); return
         }
     }
+
+    @Test("tries APNs never processed do not use up attempts, but are bounded by their own budget")
+    func deferrals() throws {
+        let unprocessed = APNsSendError(.timedOut, .notProcessed, "no stream became free")
+        for deferrals in 1..<policy.maxDeferrals {
+            guard case .retry = policy.verdict(for: .failure(unprocessed), job: try job(), attempts: 0, deferrals: deferrals, now: now) else {
+                Issue.record("deferral \(deferrals) was not retried"); return
+            }
+        }
+        guard case .failed(let code, let detail, _) = policy.verdict(for: .failure(unprocessed), job: try job(), attempts: 0, deferrals: policy.maxDeferrals, now: now) else {
+            Issue.record("the deferral budget did not end"); return
+        }
+        #expect(code == "TimedOut")
+        #expect(detail.contains("did not process"))
+        // A processed failure at the attempt limit still fails, whatever the deferrals.
+        guard case .failed = policy.verdict(for: .failure(APNsSendError(.timedOut, .unknown, "t")), job: try job(), attempts: 5, deferrals: 0, now: now) else {
+            Issue.record("attempts stopped counting"); return
+        }
+    }
 }
