@@ -1,0 +1,107 @@
+import AMQP
+import APNsCore
+import Foundation
+import MockAPNs
+import TestSupport
+import Worker
+import WorkerConfiguration
+
+/// Scenarios where the worker process or the broker fails: at-least-once must hold, and the price is
+/// duplicates, at most one prefetch window per failure.
+extension FaultCatalog {
+    @Sendable static func killNine() -> FaultScenario {
+        var scenario = FaultScenario(
+            name: "kill-9",
+            summary: "3,000 jobs; at 600 accepted pushes the worker gets SIGKILL, and a new worker process finishes the backlog. Duplicate results and pushes stay within one prefetch window (200).",
+            jobs: FaultJob.alerts("kill", count: 3000)
+        )
+        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
+        scenario.maximumDuplicateResults = 200
+        scenario.maximumDuplicateAPNsIDs = 200
+        scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
+        scenario.action = { run in
+            try await run.waitForAccepted(600)
+            await run.worker.kill()
+            run.note("killed at \(run.mock.recorder.snapshot.accepted) accepted")
+            try run.worker.launch()
+        }
+        scenario.checks = { outcome in
+            outcome.exitStatuses.first == SIGKILL ? [] : ["the first worker was not killed: \(outcome.exitStatuses)"]
+        }
+        return scenario
+    }
+
+    @Sendable static func sigterm() -> FaultScenario {
+        var scenario = FaultScenario(
+            name: "sigterm",
+            summary: "3,000 jobs; at 600 accepted pushes the worker gets SIGTERM, drains its in-flight jobs and exits 0; a new process finishes. No duplicates allowed.",
+            jobs: FaultJob.alerts("term", count: 3000)
+        )
+        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
+        scenario.action = { run in
+            try await run.waitForAccepted(600)
+            let status = await run.worker.terminate()
+            run.note("stopped at \(run.mock.recorder.snapshot.accepted) accepted, exit \(status.map(String.init) ?? "?")")
+            try run.worker.launch()
+        }
+        scenario.checks = { outcome in
+            outcome.exitStatuses.count == 2 && outcome.exitStatuses.allSatisfy { $0 == 0 } ? [] : ["worker exit statuses \(outcome.exitStatuses), expected [0, 0]"]
+        }
+        return scenario
+    }
+
+    @Sendable static func brokerRestart() -> FaultScenario {
+        var scenario = FaultScenario(
+            name: "broker-restart",
+            summary: "3,000 jobs; at 600 accepted pushes the test broker is stopped and started again (`scripts/rabbitmq.sh stop`, `start`); the same worker process reconnects and finishes. Duplicates stay within one prefetch window (200).",
+            jobs: FaultJob.alerts("restart", count: 3000)
+        )
+        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
+        scenario.maximumDuplicateResults = 200
+        scenario.maximumDuplicateAPNsIDs = 200
+        scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
+        scenario.timeout = .seconds(180)
+        scenario.action = { run in
+            try await run.waitForAccepted(600)
+            let before = run.mock.recorder.snapshot.accepted
+            let stopped = ContinuousClock.now
+            try await run.restartBroker()
+            run.note("restarted at \(before) accepted, broker down \(Int((ContinuousClock.now - stopped).components.seconds)) s")
+        }
+        scenario.checks = { outcome in
+            outcome.exitStatuses == [0] ? [] : ["one worker process should have run throughout: \(outcome.exitStatuses)"]
+        }
+        return scenario
+    }
+
+    @Sendable static func closeConnection() -> FaultScenario {
+        var scenario = FaultScenario(
+            name: "close-connection",
+            summary: "3,000 jobs; at 400 accepted pushes APNs slows down (2 s per answer) so a full prefetch window is in flight, and `rabbitmqctl close_connection` "
+                + "closes the worker's connection. Results of the jobs in flight cannot be acked any more: the broker redelivers them and they are sent again. "
+                + "The worker reconnects and finishes; duplicates stay within one prefetch window (200).",
+            jobs: FaultJob.alerts("close", count: 3000)
+        )
+        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
+        scenario.maximumDuplicateResults = 200
+        scenario.maximumDuplicateAPNsIDs = 200
+        scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
+        scenario.action = { run in
+            try await run.waitForAccepted(400)
+            var slow = run.mock.faults
+            slow.latency = .fixed(milliseconds: 2000)  // under the 3 s request timeout
+            run.mock.setFaults(slow)
+            try RabbitMQControl.forceClose(connectionNamed: run.settings.amqp.connectionName)
+            let accepted = run.mock.recorder.snapshot.accepted
+            slow.latency = .fixed(milliseconds: 5)
+            run.mock.setFaults(slow)
+            run.record("closedAt", Double(accepted))
+            run.note("closed at \(accepted) accepted")
+        }
+        scenario.checks = { outcome in
+            guard let closedAt = outcome.facts["closedAt"] else { return ["the connection was never closed"] }
+            return closedAt < Double(outcome.scenario.jobs.count) ? [] : ["the close came after the last push: not mid-load"]
+        }
+        return scenario
+    }
+}

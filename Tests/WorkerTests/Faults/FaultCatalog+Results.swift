@@ -1,0 +1,76 @@
+import AMQP
+import APNsCore
+import Foundation
+import MockAPNs
+import TestSupport
+import Worker
+import WorkerConfiguration
+
+/// Results have nowhere to go: no job may be acked without its result, and the operator must see it.
+extension FaultCatalog {
+    @Sendable static func resultsQueueMissing() -> FaultScenario {
+        resultsUnroutable(
+            name: "results-queue-missing", deleteExchange: false,
+            summary: "The results queue is deleted, so the results exchange routes results nowhere (the broker returns them)"
+        )
+    }
+
+    @Sendable static func resultsExchangeMissing() -> FaultScenario {
+        resultsUnroutable(
+            name: "results-exchange-missing", deleteExchange: true,
+            summary: "The results exchange itself is deleted (and its queue), so every result publish fails with 404 NOT_FOUND"
+        )
+    }
+
+    /// The worker runs with `declare_topology: false` (as with provisioned topology, so it does not
+    /// re-create what was deleted), then 50 jobs arrive. None may be acked: each is redelivered until the
+    /// jobs queue's delivery limit dead-letters it, and `amqp_unroutable_total` must rise. Then the
+    /// topology is declared again and the dead letters re-published, as an operator would.
+    private static func resultsUnroutable(name: String, deleteExchange: Bool, summary: String) -> FaultScenario {
+        let jobs = 50
+        var scenario = FaultScenario(
+            name: name,
+            summary: summary + "; the worker runs with `declare_topology: false`, as with provisioned topology, and 50 jobs arrive. "
+                + "No job may be acked: each is redelivered (and pushed again) until the jobs queue's delivery limit (20) dead-letters it, and `amqp_unroutable_total` must rise. "
+                + "Then the topology is declared again and the dead letters re-published, as an operator would: every job completes.",
+            jobs: FaultJob.alerts(name, count: jobs)
+        )
+        scenario.environment = ["APNS_WORKER__WORKER__DECLARE_TOPOLOGY": "false"]
+        scenario.allowsBrokerDeadLetters = true
+        // Every delivery up to the limit sends the push again: that is the documented price.
+        scenario.maximumDuplicateAPNsIDs = jobs
+        scenario.maximumRequests = { $0.scenario.jobs.count * ($0.settings.topology.deliveryLimit + 1 + $0.settings.worker.maxAttempts) }
+        scenario.timeout = .seconds(150)
+        scenario.prepare = { run in
+            let client = try await run.client("saboteur")
+            if let queue = run.settings.topology.resultsQueue { try await client.deleteQueue(queue) }
+            if deleteExchange { try await client.deleteExchange(run.settings.topology.resultsExchange) }
+            await client.close()
+        }
+        scenario.action = { run in
+            let limited = { run.deadLetters.messages.filter { $0.properties.headers["last-error"] == nil } }
+            try await run.waitUntil("every job dead-lettered by the delivery limit", timeout: .seconds(90)) { limited().count >= jobs }
+            let unroutable = try run.metric("amqp_unroutable_total") ?? 0
+            let requeued = try run.metric("apns_jobs_requeued_total") ?? 0
+            run.record("unroutable", unroutable)
+            run.record("acked", try run.metric("apns_jobs_acked_total") ?? 0)
+            run.record("resultsDuringOutage", Double(run.results.count))
+            run.note("outage: \(run.mock.recorder.snapshot.requests) APNs requests, \(Int(requeued)) requeued, amqp_unroutable_total \(Int(unroutable))")
+            try await run.declareTopology()
+            try await run.publish(limited().map(\.body))
+            run.note("\(limited().count) dead letters re-published")
+        }
+        scenario.checks = { outcome in
+            var problems: [String] = []
+            if (outcome.facts["unroutable"] ?? 0) <= 0 { problems.append("amqp_unroutable_total stayed 0 while results had nowhere to go: no alarm") }
+            if (outcome.facts["acked"] ?? -1) != 0 { problems.append("\(outcome.facts["acked"] ?? -1) jobs acked without a result") }
+            if (outcome.facts["resultsDuringOutage"] ?? -1) != 0 { problems.append("results arrived while they had nowhere to go") }
+            if outcome.brokerDeadLetters.count != jobs { problems.append("\(outcome.brokerDeadLetters.count) jobs reached the delivery limit, expected \(jobs)") }
+            // One push per delivery up to the limit, and one after the re-publish.
+            let ceiling = outcome.settings.topology.deliveryLimit + 2
+            if let worst = outcome.recorded.acceptedByAPNsID.values.max(), worst > ceiling { problems.append("a push was accepted \(worst) times, more than \(ceiling)") }
+            return problems
+        }
+        return scenario
+    }
+}

@@ -1,0 +1,154 @@
+import AMQP
+import APNsCore
+import Foundation
+import MockAPNs
+import Synchronization
+import TestSupport
+import Worker
+import WorkerConfiguration
+
+/// What a scenario's action can reach while its worker runs: the harness, the process, the collectors,
+/// the broker, and a notebook for figures that go into the report's notes.
+struct FaultRun: Sendable {
+    let scenario: FaultScenario
+    let harness: WorkerHarness
+    let worker: WorkerProcess
+    let results: QueueCollector
+    let deadLetters: QueueCollector
+    let metricsPort: Int
+    let notebook: Notebook
+    let started: ContinuousClock.Instant
+
+    var mock: MockAPNsServer { harness.mock.server }
+    var settings: WorkerSettings { harness.settings }
+
+    /// Adds a figure to the notes column (e.g. "killed at 612 accepted").
+    func note(_ text: String) { notebook.add(text) }
+
+    /// Keeps a named figure for the scenario's checks (e.g. a metric read while the worker ran).
+    func record(_ fact: String, _ value: Double) { notebook.set(fact, value) }
+
+    /// Polls `condition` every 50 ms until `timeout`; the error quotes the worker's log.
+    func waitUntil(_ what: String, timeout: Duration = .seconds(60), _ condition: () throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try !condition() {
+            guard ContinuousClock.now < deadline else {
+                throw HarnessError("\(scenario.name): \(what) not within \(timeout); worker log:\n\(harness.processLog.suffix(3000))")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Waits until the mock accepted `count` pushes: the "mid-load" moment of most actions.
+    func waitForAccepted(_ count: Int) async throws {
+        try await waitUntil("\(count) pushes accepted") { mock.recorder.snapshot.accepted >= count }
+    }
+
+    /// One series of the worker's `/metrics` (the first sample line starting with `series`), or nil.
+    func metric(_ series: String) throws -> Double? {
+        let text = try Self.get(port: metricsPort, path: "/metrics")
+        let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    /// Messages in `queue`, ready and unacked, as `rabbitmqctl list_queues` reports them.
+    func depth(of queue: String) throws -> Int {
+        let listing = try RabbitMQControl.run(["-q", "list_queues", "name", "messages"])
+        let row = listing.split(separator: "\n").map { $0.split(separator: "\t") }.first { $0.first.map(String.init) == queue }
+        return row.flatMap { $0.last.flatMap { Int($0) } } ?? 0
+    }
+
+    /// Stops the test broker and starts it again (`scripts/rabbitmq.sh stop`, `start`). It is started
+    /// again whatever happens, so the shared broker is never left down.
+    func restartBroker() async throws {
+        do {
+            try await Self.brokerScript("stop")
+            try await Task.sleep(for: .seconds(1))
+            try await Self.brokerScript("start")
+        } catch {
+            try? await Self.brokerScript("start")
+            throw error
+        }
+    }
+
+    /// A client for topology changes and publishing, on a connection of its own.
+    func client(_ name: String) async throws -> AMQPClient {
+        try await Self.client(of: harness, name: name)
+    }
+
+    /// Declares the harness's topology (idempotent).
+    func declareTopology() async throws {
+        try await Self.declareTopology(of: harness)
+    }
+
+    static func client(of harness: WorkerHarness, name: String) async throws -> AMQPClient {
+        var options = try harness.settings.amqp.clientOptions()
+        options.connectionName = "\(harness.prefix)\(name)"
+        let client = AMQPClient(options: options, logger: WorkerHarness.quietLogger(name))
+        try await client.connect()
+        return client
+    }
+
+    static func declareTopology(of harness: WorkerHarness) async throws {
+        let client = try await client(of: harness, name: "declare")
+        let topology = Topology(settings: harness.settings.topology)
+        try await client.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        await client.close()
+    }
+
+    /// Publishes bodies to the jobs exchange, mandatory and confirmed, each with a `published-at` header
+    /// so results' `latency_ms` counts from here across every retry.
+    func publish(_ bodies: [[UInt8]], headers: [String: AMQPFieldValue] = [:]) async throws {
+        let producer = try await client("producer")
+        let exchange = settings.topology.jobsExchange
+        let key = settings.topology.jobsRoutingKey
+        try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
+            for (index, body) in bodies.enumerated() {
+                if index >= 200, let outcome = try await group.next(), outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }
+                var properties = AMQPProperties(contentType: "application/json", persistent: true, headers: headers)
+                properties.headers["published-at"] = .int(Int64(Date().timeIntervalSince1970 * 1000))
+                let message = AMQPMessage(body: body, properties: properties)
+                group.addTask { try await producer.publish(exchange: exchange, routingKey: key, message: message, mandatory: true) }
+            }
+            for try await outcome in group where outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }
+        }
+        await producer.close()
+    }
+
+    /// `scripts/rabbitmq.sh ARGUMENT`, waited for without blocking a thread; throws on a non-zero exit.
+    static func brokerScript(_ argument: String) async throws {
+        let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq.sh")
+        let status = try await Subprocess.run(["/bin/bash", script.path, argument])
+        guard status == 0 else { throw HarnessError("scripts/rabbitmq.sh \(argument) exited with \(status)") }
+    }
+
+    /// A plain GET through curl (the worker's operations port is loopback-only).
+    static func get(port: Int, path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-sf", "--max-time", "10", "http://127.0.0.1:\(port)\(path)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw HarnessError("GET \(path) on port \(port): curl exited with \(process.terminationStatus)") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A TCP port nobody listens on right now (the kernel's pick for an ephemeral bind).
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : Int.random(in: 20_000..<30_000)
+    }
+}

@@ -1,0 +1,94 @@
+import AMQP
+import APNsCore
+import Foundation
+import MockAPNs
+import TestSupport
+@testable import Worker
+import WorkerConfiguration
+
+/// Runs one scenario with real processes: the test broker, a mock APNs (in this process), and
+/// `apns-worker run` as a child process.
+///
+/// Order: topology, collectors on the results and dead-letter queues, `prepare`, the jobs (published
+/// as a backlog), the worker, the `action`, then waiting until every job that must have a result has
+/// one and every expected dead letter arrived. The worker then gets SIGTERM, the collectors wait for
+/// stragglers (late duplicates), and the harness's queues are deleted.
+enum FaultRunner {
+    static func run(_ scenario: FaultScenario) async throws -> FaultOutcome {
+        let metricsPort = FaultRun.freePort()
+        let harness = try await WorkerHarness.make(mockSetup: scenario.mock) { settings in
+            settings.metrics.port = metricsPort
+            settings.amqp.connectionName = "fault-worker-\(UUID().uuidString.prefix(8).lowercased())"
+            scenario.settings(&settings)
+        }
+        let worker = WorkerProcess(harness: harness, environment: scenario.environment)
+        let notebook = Notebook()
+        var collectors: [QueueCollector] = []
+        var failure: String?
+        var started = ContinuousClock.now
+        var finished: ContinuousClock.Instant?
+        do {
+            try await FaultRun.declareTopology(of: harness)
+            let results = try await QueueCollector.start(harness, queue: harness.settings.topology.resultsQueue!, name: "\(harness.prefix)results-reader")
+            collectors.append(results)
+            let deadLetters = try await QueueCollector.start(harness, queue: harness.settings.topology.deadQueue, name: "\(harness.prefix)dead-reader")
+            collectors.append(deadLetters)
+            started = .now
+            let run = FaultRun(
+                scenario: scenario, harness: harness, worker: worker, results: results, deadLetters: deadLetters,
+                metricsPort: metricsPort, notebook: notebook, started: started
+            )
+            try await scenario.prepare?(run)
+            try await run.publish(scenario.jobs.map(\.body))
+            try worker.launch()
+            try await scenario.action?(run)
+            try await waitForEveryResult(run)
+            finished = .now
+        } catch {
+            failure = "\(error)"
+        }
+        let seconds = (finished ?? .now) - started
+        if worker.isRunning { await worker.terminate() }
+        for collector in collectors { await collector.settle(idle: .seconds(1)) }
+        for collector in collectors { await collector.stop() }
+        let messages = collectors.first?.messages ?? []
+        let results = messages.compactMap { try? JobResult.decode($0.body) }
+        let outcome = FaultOutcome(
+            scenario: scenario, settings: harness.settings, results: results, undecodable: messages.count - results.count,
+            deadLetters: collectors.count > 1 ? collectors[1].messages : [], recorded: harness.mock.server.recorder.snapshot,
+            seconds: Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18,
+            notes: notebook.lines, facts: notebook.facts, exitStatuses: worker.exitStatuses, error: failure, logPath: harness.logPath
+        )
+        await harness.tearDown()
+        try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml"))
+        return outcome
+    }
+
+    /// Until every expected id has a result and the expected dead letters arrived; gives up at the
+    /// scenario's timeout, or when nothing new came for 45 s.
+    private static func waitForEveryResult(_ run: FaultRun) async throws {
+        let expected = run.scenario.expectedIDs
+        let deadline = run.started + run.scenario.timeout
+        var seen = Set<String>()
+        var decoded = 0
+        var lastProgress = ContinuousClock.now
+        while true {
+            let messages = run.results.messages
+            for message in messages[decoded...] {
+                if let id = try? JobResult.decode(message.body).id { seen.insert(id) }
+            }
+            if messages.count > decoded { lastProgress = .now }
+            decoded = messages.count
+            let deadLetters = run.deadLetters.messages.filter { $0.properties.headers["last-error"] != nil }.count
+            if expected.isSubset(of: seen), deadLetters >= run.scenario.expectedDeadLetters { return }
+            let missing = expected.subtracting(seen)
+            if ContinuousClock.now > deadline || ContinuousClock.now - lastProgress > .seconds(45) {
+                throw HarnessError(
+                    "\(missing.count) results and \(max(0, run.scenario.expectedDeadLetters - deadLetters)) dead letters missing "
+                        + "(e.g. \(missing.sorted().prefix(3))); worker log:\n\(run.harness.processLog.suffix(2000))"
+                )
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import AMQP
+import APNsCore
+import Foundation
+import MockAPNs
+import TestSupport
+import Testing
+import Worker
+import WorkerConfiguration
+
+/// The fault-injection suite: each scenario runs RabbitMQ, a mock APNs and `apns-worker run` processes,
+/// injects its fault, and checks the results (docs/reliability.md explains every scenario).
+///
+/// Without `APNS_FAULTS=full` only the quick subset runs (it is part of `make test`); with it, every
+/// scenario runs and its row in docs/reliability.md is replaced (`scripts/faults.sh`, `make faults`).
+@Suite("Fault injection (real RabbitMQ, worker processes, mock APNs)", .serialized)
+struct FaultSuiteTests {
+    @Test("quick subset", .enabled(if: !FaultCatalog.isFull), .timeLimit(.minutes(3)), arguments: FaultCatalog.selected(FaultCatalog.quickNames))
+    func quick(_ name: String) async throws {
+        try await check(FaultCatalog.scenario(named: name), record: false)
+    }
+
+    @Test("every scenario (APNS_FAULTS=full)", .enabled(if: FaultCatalog.isFull), .timeLimit(.minutes(5)), arguments: FaultCatalog.selected(FaultCatalog.allNames))
+    func full(_ name: String) async throws {
+        try await check(FaultCatalog.scenario(named: name), record: true)
+    }
+
+    private func check(_ scenario: FaultScenario, record: Bool) async throws {
+        let outcome = try await FaultRunner.run(scenario)
+        let violations = FaultAudit.violations(outcome) + (outcome.error == nil ? scenario.checks(outcome) : [])
+        let known = violations.filter { scenario.knownIssue?.covers($0) == true }
+        let unknown = violations.filter { scenario.knownIssue?.covers($0) != true }
+        let row = FaultReport.row(outcome, violations: unknown, knownIssues: known)
+        FaultReport.print(row)
+        if record { try FaultReport.record(row, scenario: scenario.name, order: FaultCatalog.allNames) }
+        if unknown.isEmpty, ProcessInfo.processInfo.environment["APNS_FAULTS_KEEP_LOGS"] == nil {
+            try? FileManager.default.removeItem(atPath: outcome.logPath)
+        } else {
+            print("\(scenario.name): the worker's log is kept at \(outcome.logPath)")
+        }
+        #expect(unknown.isEmpty, "\(scenario.name):\n\(unknown.joined(separator: "\n"))")
+        if let issue = scenario.knownIssue, !known.isEmpty {
+            withKnownIssue(Comment(rawValue: issue.comment)) {
+                Issue.record("\(scenario.name):\n\(known.joined(separator: "\n"))")
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import AMQP
+import APNsCore
+import Foundation
+import MockAPNs
+import Synchronization
+import TestSupport
+import Worker
+import WorkerConfiguration
+
+/// The scenario's `apns-worker run` process, which actions may kill, stop and start again.
+///
+/// Started like ``WorkerHarness/launchWorker()`` (the binary next to the test bundle, the harness's
+/// settings as YAML), but every launch appends to one log, and stopping never blocks a thread.
+final class WorkerProcess: Sendable {
+    let harness: WorkerHarness
+    /// Added to the test process's environment (`APNS_WORKER__…` overrides).
+    let environment: [String: String]
+    private let state = Mutex<(current: Process?, launches: Int, exitStatuses: [Int32])>((nil, 0, []))
+
+    init(harness: WorkerHarness, environment: [String: String] = [:]) {
+        self.harness = harness
+        self.environment = environment
+    }
+
+    /// Processes started so far.
+    var launches: Int { state.withLock { $0.launches } }
+    /// Exit statuses of the processes stopped so far (SIGKILL shows as 9).
+    var exitStatuses: [Int32] { state.withLock { $0.exitStatuses } }
+    var isRunning: Bool { state.withLock { $0.current?.isRunning ?? false } }
+
+    /// Starts a worker process; the previous one must have been stopped.
+    func launch() throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw HarnessError("no apns-worker at \(binary.path); build it first") }
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml")
+        try Data(harness.yaml().utf8).write(to: config)
+        if !FileManager.default.fileExists(atPath: harness.logPath) {
+            _ = FileManager.default.createFile(atPath: harness.logPath, contents: nil)
+        }
+        guard let log = FileHandle(forWritingAtPath: harness.logPath) else { throw HarnessError("cannot open \(harness.logPath)") }
+        log.seekToEndOfFile()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["run", "--config", config.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, override in override }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = log
+        try state.withLock { state in
+            precondition(state.current?.isRunning != true, "a worker process is already running")
+            try process.run()
+            state.current = process
+            state.launches += 1
+        }
+        _ = log  // the child holds its own descriptor; ours closes when the handle is released
+    }
+
+    /// `kill -9`: no drain, no goodbye to the broker.
+    func kill() async {
+        guard let process = state.withLock({ $0.current }), process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        await reap(process)
+    }
+
+    /// SIGTERM, then waits for the drain; after `timeout` it kills. Returns the exit status.
+    @discardableResult
+    func terminate(timeout: Duration = .seconds(60)) async -> Int32? {
+        guard let process = state.withLock({ $0.current }), process.isRunning else { return nil }
+        process.terminate()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            await pause(.milliseconds(50))
+        }
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        return await reap(process)
+    }
+
+    /// Waits (at most 30 s: a killed process goes at once) and notes the exit status.
+    @discardableResult
+    private func reap(_ process: Process) async -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < deadline {
+            await pause(.milliseconds(20))
+        }
+        let status = process.isRunning ? -1 : process.terminationStatus
+        state.withLock { state in
+            state.exitStatuses.append(status)
+            if state.current === process { state.current = nil }
+        }
+        return status
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The fault-injection suite (`make faults`): every scenario of Tests/WorkerTests/Faults against a private
+# RabbitMQ, the mock APNs and real `apns-worker run` processes, then the table it wrote to
+# docs/reliability.md. Stops the broker at the end if this script started it.
+#   scripts/faults.sh [swift build/test options, e.g. --scratch-path .build-faults]
+# APNS_FAULTS_ONLY=kill-9,goaway runs only the named scenarios; APNS_FAULTS_KEEP_LOGS=1 keeps every
+# worker log (a failing scenario's log is always kept, and its path printed).
+# Note: the broker-restart scenario stops and starts this broker; run nothing else against it meanwhile.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=$PATH:/opt/swift/usr/bin
+scripts/install-deps.sh
+started=""
+if ! scripts/rabbitmq.sh status > /dev/null 2>&1; then started=1; fi
+scripts/rabbitmq.sh start
+# A scenario restarts the broker; whatever happens, leave it as it was found: running, or stopped.
+trap 'if [ -n "$started" ]; then scripts/rabbitmq.sh stop; else scripts/rabbitmq.sh start > /dev/null; fi' EXIT
+eval "$(scripts/rabbitmq.sh env)"
+swift build --build-tests "$@"
+status=0
+APNS_FAULTS=full swift test "$@" --filter FaultSuiteTests || status=$?
+echo
+echo "== docs/reliability.md"
+sed -n '/<!-- fault-table:begin/,/<!-- fault-table:end -->/p' docs/reliability.md | grep -v '^<!--'
+exit $status
