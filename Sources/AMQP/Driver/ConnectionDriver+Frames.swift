@@ -76,7 +76,17 @@ extension ConnectionDriver {
     private func complete(_ content: ContentAssembler.Content) {
         var message = content.message
         let sequenceHeader = PublishConfirms<Void>.sequenceHeader
-        let sequence = message.properties.headers.removeValue(forKey: sequenceHeader)
+        let sequence = message.properties.headers[sequenceHeader]
+        if sequence != nil {
+            // Messages this library published carry this header, most of them no other. Removing it
+            // would copy the dictionary (`content` still shares it) and keep the empty copy's storage
+            // with every delivery held in memory; a fresh empty dictionary allocates nothing.
+            if message.properties.headers.count == 1 {
+                message.properties.headers = [:]
+            } else {
+                message.properties.headers[sequenceHeader] = nil
+            }
+        }
         switch content.method {
         case .returned(let info):
             guard case .int(let number)? = sequence, number > 0 else {

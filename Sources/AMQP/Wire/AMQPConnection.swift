@@ -27,6 +27,8 @@ final class AMQPConnection {
     let endpoint: AMQPEndpoint
     /// False once the socket failed or the broker closed the connection: only destruction is left.
     private(set) var isUsable = false
+    /// Names repeated by every delivery, decoded once (see ``RecentStrings``).
+    private var recentStrings = RecentStrings()
     /// False once the broker closed the work channel; the driver then starts over with a new connection.
     private(set) var isWorkChannelOpen = false
     private(set) var isTopologyChannelOpen = false
@@ -65,7 +67,7 @@ final class AMQPConnection {
         let status = amqp_simple_wait_frame_noblock(state, &frame, &immediately)
         if status == AMQP_STATUS_TIMEOUT.rawValue { return nil }
         try check(status, "read from \(endpoint)")
-        let copied = InboundFrame(frame)
+        let copied = InboundFrame(frame, strings: &recentStrings)
         amqp_maybe_release_buffers(state)
         return copied
     }

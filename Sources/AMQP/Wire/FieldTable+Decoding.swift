@@ -36,18 +36,23 @@ enum FieldDecoding {
         }
     }
 
-    static func properties(_ c: amqp_basic_properties_t) -> AMQPProperties {
+    /// The properties of a content header; the ones shared by many messages (content type, reply-to
+    /// queue, type, app id) come from `strings`, the per-message ids do not.
+    static func properties(_ c: amqp_basic_properties_t, strings: inout RecentStrings) -> AMQPProperties {
         func text(_ flag: Int32, _ bytes: amqp_bytes_t) -> String? {
             c._flags & amqp_flags_t(flag) != 0 ? String(amqpBytes: bytes) : nil
         }
+        func shared(_ flag: Int32, _ bytes: amqp_bytes_t) -> String? {
+            c._flags & amqp_flags_t(flag) != 0 ? strings.string(bytes) : nil
+        }
         var properties = AMQPProperties()
-        properties.contentType = text(AMQP_BASIC_CONTENT_TYPE_FLAG, c.content_type)
+        properties.contentType = shared(AMQP_BASIC_CONTENT_TYPE_FLAG, c.content_type)
         properties.messageID = text(AMQP_BASIC_MESSAGE_ID_FLAG, c.message_id)
         properties.correlationID = text(AMQP_BASIC_CORRELATION_ID_FLAG, c.correlation_id)
-        properties.replyTo = text(AMQP_BASIC_REPLY_TO_FLAG, c.reply_to)
+        properties.replyTo = shared(AMQP_BASIC_REPLY_TO_FLAG, c.reply_to)
         properties.expiration = text(AMQP_BASIC_EXPIRATION_FLAG, c.expiration)
-        properties.type = text(AMQP_BASIC_TYPE_FLAG, c.type)
-        properties.appID = text(AMQP_BASIC_APP_ID_FLAG, c.app_id)
+        properties.type = shared(AMQP_BASIC_TYPE_FLAG, c.type)
+        properties.appID = shared(AMQP_BASIC_APP_ID_FLAG, c.app_id)
         properties.persistent = c._flags & amqp_flags_t(AMQP_BASIC_DELIVERY_MODE_FLAG) != 0 && c.delivery_mode == 2
         if c._flags & amqp_flags_t(AMQP_BASIC_TIMESTAMP_FLAG) != 0 {
             properties.timestamp = Int64(clamping: c.timestamp)

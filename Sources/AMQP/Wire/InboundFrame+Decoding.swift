@@ -1,15 +1,16 @@
 internal import CRabbitMQ
 
 extension InboundFrame {
-    /// Copies a frame out of rabbitmq-c's buffers; after this the buffers may be released.
-    init(_ frame: amqp_frame_t) {
+    /// Copies a frame out of rabbitmq-c's buffers; after this the buffers may be released. Names that
+    /// repeat from message to message come from `strings`.
+    init(_ frame: amqp_frame_t, strings: inout RecentStrings) {
         channel = frame.channel
         switch Int32(frame.frame_type) {
         case AMQP_FRAME_METHOD:
-            payload = Self.method(frame.payload.method)
+            payload = Self.method(frame.payload.method, strings: &strings)
         case AMQP_FRAME_HEADER:
             let header = frame.payload.properties
-            let properties = header.decoded.map { FieldDecoding.properties($0.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee) } ?? AMQPProperties()
+            let properties = header.decoded.map { FieldDecoding.properties($0.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee, strings: &strings) } ?? AMQPProperties()
             payload = .header(properties, bodySize: header.body_size)
         case AMQP_FRAME_BODY:
             let fragment = frame.payload.body_fragment
@@ -19,21 +20,21 @@ extension InboundFrame {
         }
     }
 
-    private static func method(_ method: amqp_method_t) -> Payload {
+    private static func method(_ method: amqp_method_t, strings: inout RecentStrings) -> Payload {
         guard let decoded = method.decoded else { return .other(methodID: method.id) }
         func load<T>(_ type: T.Type) -> T { decoded.assumingMemoryBound(to: T.self).pointee }
         switch method.id {
         case CRabbitMQ_method_basic_deliver():
             let deliver = load(amqp_basic_deliver_t.self)
             return .deliver(DeliverInfo(
-                consumerTag: String(amqpBytes: deliver.consumer_tag), deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
-                exchange: String(amqpBytes: deliver.exchange), routingKey: String(amqpBytes: deliver.routing_key)
+                consumerTag: strings.string(deliver.consumer_tag), deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
+                exchange: strings.string(deliver.exchange), routingKey: strings.string(deliver.routing_key)
             ))
         case CRabbitMQ_method_basic_return():
             let returned = load(amqp_basic_return_t.self)
             return .returned(ReturnInfo(
                 replyCode: returned.reply_code, replyText: String(amqpBytes: returned.reply_text),
-                exchange: String(amqpBytes: returned.exchange), routingKey: String(amqpBytes: returned.routing_key)
+                exchange: strings.string(returned.exchange), routingKey: strings.string(returned.routing_key)
             ))
         case CRabbitMQ_method_basic_ack():
             let ack = load(amqp_basic_ack_t.self)
