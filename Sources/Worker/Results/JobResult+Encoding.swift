@@ -4,21 +4,30 @@ extension JobResult {
     /// UTC with milliseconds, e.g. 2026-11-21T06:30:00.123Z.
     static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    /// One encoder for every result: ISO 8601 times, sorted keys (stable bytes for tests and diffs).
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(Self.timeFormat))
-        }
-        return encoder
-    }()
-
-    /// The JSON body of the result message.
+    /// The JSON body of the result message: keys sorted, absent values left out.
+    ///
+    /// Written directly rather than with `JSONEncoder`, whose boxing, key dictionary and sorting cost
+    /// about a tenth of a job's CPU; the bytes are the same as `JSONEncoder` with `.sortedKeys`,
+    /// `.withoutEscapingSlashes` and dates formatted with ``timeFormat`` (a test holds them to it).
     public func encoded() -> [UInt8] {
-        // Encoding plain strings, numbers and dates cannot fail.
-        (try? Array(Self.encoder.encode(self))) ?? Array("{}".utf8)
+        var writer = JSONObjectWriter(capacity: 512)
+        // In sorted key order: by UTF-8 bytes, as `.sortedKeys` orders them.
+        writer.field(CodingKeys.apnsID.rawValue, apnsID)
+        writer.field(CodingKeys.apnsUniqueID.rawValue, apnsUniqueID)
+        writer.field(CodingKeys.attempts.rawValue, attempts)
+        writer.field(CodingKeys.completedAt.rawValue, completedAt.formatted(Self.timeFormat))
+        writer.field(CodingKeys.credential.rawValue, credential)
+        writer.field(CodingKeys.detail.rawValue, detail)
+        writer.field(CodingKeys.deviceToken.rawValue, deviceToken)
+        writer.field(CodingKeys.httpStatus.rawValue, httpStatus)
+        writer.field(CodingKeys.id.rawValue, id)
+        writer.field(CodingKeys.latencyMS.rawValue, latencyMS)
+        writer.field(CodingKeys.reason.rawValue, reason)
+        writer.field(CodingKeys.status.rawValue, status.rawValue)
+        writer.field(CodingKeys.timestamp.rawValue, timestamp)
+        writer.field(CodingKeys.topic.rawValue, topic)
+        writer.field(CodingKeys.worker.rawValue, worker)
+        return writer.finish()
     }
 
     /// Decodes a result body (for consumers in tests and tools).
