@@ -2,16 +2,15 @@ import AMQP
 import APNsCore
 import Foundation
 
-/// What every result of one delivery shares: the job (once decoded), times, where results go.
+/// What every result of one delivery shares: the delivery, times, where results go.
 struct ResultContext: Sendable {
     let delivery: AMQPDelivery
     let received: Date
     let replyTo: String?
     let workerName: String
-    var job: Job?
 
-    /// A result with the fields every status shares filled in.
-    func result(status: JobStatus, attempts: Int, completedAt: Date) -> JobResult {
+    /// A result with the fields every status shares filled in, from `job` once it is decoded.
+    func result(status: JobStatus, attempts: Int, completedAt: Date, job: Job?) -> JobResult {
         var result = JobResult(id: job?.id, status: status, attempts: attempts, completedAt: completedAt, worker: workerName)
         result.deviceToken = job?.request.deviceToken.hexString
         result.topic = job?.request.topic

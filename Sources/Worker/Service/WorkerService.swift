@@ -9,16 +9,19 @@ public import WorkerConfiguration
 
 /// The worker: consumes jobs, sends them through APNs, publishes every outcome, acks when confirmed.
 ///
-/// In-flight work is bounded by the broker's prefetch (``WorkerSection/prefetch``); behind it, the APNs
-/// client's streams and bounded waiting line apply back-pressure. On graceful shutdown it cancels the
-/// consumer first (RabbitMQ 3.10 quorum queues can lose acks sent just before a channel closes), lets
-/// in-flight jobs finish within the shutdown timeout, requeues the rest, and closes.
+/// Unacked deliveries are bounded by the broker's prefetch (``WorkerSection/prefetch``), and the jobs
+/// processed at once by ``WorkerSettings/jobConcurrency`` (what APNs can have in flight): deliveries
+/// beyond it wait in the intake, not yet started. Behind that, the APNs client's streams and bounded
+/// waiting line apply back-pressure. On graceful shutdown it cancels the consumer first (RabbitMQ 3.10
+/// quorum queues can lose acks sent just before a channel closes), hands deliveries that never started
+/// back to the queue, lets started jobs finish within the shutdown timeout, requeues the rest, and closes.
 public final class WorkerService: Service {
     public let settings: WorkerSettings
     public let amqp: AMQPClient
     public let apns: APNsClient
     public let gate = CredentialGate()
     let processor: JobProcessor
+    let slots: JobSlots
     let logger: Logger
     let inFlight = Atomic(0)
     let draining = Atomic(false)
@@ -29,15 +32,19 @@ public final class WorkerService: Service {
         self.amqp = amqp
         self.logger = logger
         apns = APNsClient(configuration: settings.clientConfiguration, logger: logger)
-        var processor = JobProcessor(broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger)
+        slots = JobSlots(limit: settings.jobConcurrency)
+        var onMissingExchange: @Sendable () async -> Void = {}
         if settings.worker.declareTopology {
             let repair = TopologyRepair(amqp: amqp, topology: Topology(settings: settings.topology), logger: logger)
-            processor.onMissingExchange = { await repair.redeclare() }
+            onMissingExchange = { await repair.redeclare() }
         }
-        self.processor = processor
+        processor = JobProcessor(
+            broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger,
+            onMissingExchange: onMissingExchange
+        )
     }
 
-    /// Jobs being processed right now.
+    /// Jobs being processed right now (started, not yet acked or requeued).
     public var jobsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
     /// Whether this worker should get traffic now: what `/health/ready` reports.
@@ -58,7 +65,10 @@ public final class WorkerService: Service {
         }
         let deliveries = try await amqp.consume(queue: settings.topology.jobsQueue, prefetch: UInt16(settings.worker.prefetch))
         metrics.prefetch.record(settings.worker.prefetch)
-        logger.notice("worker consuming", metadata: ["queue": "\(settings.topology.jobsQueue)", "prefetch": "\(settings.worker.prefetch)", "worker": "\(settings.worker.name)"])
+        logger.notice("worker consuming", metadata: [
+            "queue": "\(settings.topology.jobsQueue)", "prefetch": "\(settings.worker.prefetch)",
+            "concurrency": "\(slots.limit)", "worker": "\(settings.worker.name)",
+        ])
         let (intake, door) = AsyncStream.makeStream(of: AMQPDelivery.self)
         // Relays deliveries while the door is open; once it closes (shutdown), what still arrives goes back.
         let relay = Task { [amqp] in
@@ -70,6 +80,7 @@ public final class WorkerService: Service {
             try await process(intake)
         } onGracefulShutdown: { [self] in
             draining.store(true, ordering: .relaxed)
+            slots.close()
             Task { [amqp, logger] in
                 logger.notice("draining: cancelling the consumer")
                 await amqp.cancelConsuming()
@@ -82,14 +93,28 @@ public final class WorkerService: Service {
         apns.shutdown()
     }
 
-    /// Processes every delivery from `intake`; when it ends, waits for in-flight jobs up to the shutdown
-    /// timeout, then cancels them (each cancelled job is requeued, not lost).
+    /// Processes every delivery from `intake`, at most ``slots`` at once; when it ends, waits for
+    /// in-flight jobs up to the shutdown timeout, then cancels them (each cancelled job is requeued, not lost).
     private func process(_ intake: AsyncStream<AMQPDelivery>) async throws {
         try await withThrowingDiscardingTaskGroup { group in
             for await delivery in intake {
+                guard await slots.acquire() else {
+                    // Draining and every slot taken: a job that never started goes straight back to the
+                    // queue (another worker can take it now) rather than waiting here for a slot.
+                    await amqp.reject(delivery, requeue: true)
+                    continue
+                }
+                guard delivery.generation == amqp.generation else {
+                    // Its connection closed while it waited for a slot, so the broker has requeued it
+                    // already: processing it would push it twice and publish a duplicate result.
+                    slots.release()
+                    metrics.superseded.increment()
+                    continue
+                }
                 metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
                 group.addTask { [self] in
                     await processor.process(delivery)
+                    slots.release()
                     metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
                 }
             }

@@ -10,6 +10,9 @@ public struct WorkerSection: Sendable, Hashable {
     public var name: String = Self.hostName
     /// Unacknowledged deliveries the broker may push at once (`basic.qos`), 1...65535.
     public var prefetch: Int = 500
+    /// Jobs processed at once, 1...65535; `nil` means 1,000 per APNs connection of the credentials (see
+    /// ``WorkerSettings/jobConcurrency``). Prefetched deliveries beyond it wait, not yet started.
+    public var maxConcurrentJobs: Int? = nil
     /// How long a graceful shutdown waits for in-flight jobs before giving up on them.
     public var shutdownTimeout: Duration = .seconds(20)
     /// Whether to declare the exchanges and queues of ``TopologySection`` at start.

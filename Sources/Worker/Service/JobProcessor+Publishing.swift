@@ -1,0 +1,110 @@
+import AMQP
+import Logging
+import Metrics
+
+/// Publishing a job's messages, and the ack that waits for the broker's confirms.
+extension JobProcessor {
+    /// A publish's outcome: the broker's verdict, or why there was none.
+    typealias PublishResult = Result<AMQPPublishOutcome, any Error>
+
+    /// Publishes everything for one job and acks it only if the broker confirmed all of it; a returned
+    /// or nacked publish leaves the job unacked (requeued), so nothing is lost.
+    func finish(_ delivery: AMQPDelivery, with publications: [Publication]) async {
+        var outcomes = await publishAll(publications)
+        if outcomes.contains(where: { if case .success(.returned) = $0 { true } else { false } }) {
+            outcomes = await publishFallbacks(publications, outcomes: outcomes)
+        }
+        if outcomes.allSatisfy({ if case .success(.confirmed) = $0 { true } else { false } }) {
+            await broker.ack(delivery)
+            metrics.acked.increment()
+            for publication in publications { metrics.confirmed(publication) }
+            return
+        }
+        await requeue(delivery, after: outcomes)
+    }
+
+    /// Publishes every message at once, so their confirms overlap. A single message — nearly every
+    /// job's only one, its result — goes without a task group, whose child task costs more than the publish.
+    private func publishAll(_ publications: [Publication]) async -> [PublishResult] {
+        guard publications.count == 1 else { return await publishConcurrently(publications) }
+        let publication = publications[0]
+        return [await publish(publication.message, to: .init(exchange: publication.exchange, routingKey: publication.routingKey))]
+    }
+
+    /// Several publications, each in a child task. (The rarer paths have functions of their own: an
+    /// async function's frame holds room for everything it might do, for every job that calls it.)
+    @inline(never)
+    private func publishConcurrently(_ publications: [Publication]) async -> [PublishResult] {
+        await withTaskGroup(of: (Int, PublishResult).self) { group in
+            for (index, publication) in publications.enumerated() {
+                group.addTask { (index, await self.publish(publication.message, to: .init(exchange: publication.exchange, routingKey: publication.routingKey))) }
+            }
+            var outcomes = [PublishResult](repeating: .success(.confirmed), count: publications.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes
+        }
+    }
+
+    /// Results the broker returned because their `reply_to` queue is gone go to the results exchange.
+    @inline(never)
+    private func publishFallbacks(_ publications: [Publication], outcomes: [PublishResult]) async -> [PublishResult] {
+        var outcomes = outcomes
+        for (index, publication) in publications.enumerated() {
+            guard case .success(.returned) = outcomes[index], let fallback = publication.fallback else { continue }
+            logger.warning("reply_to queue is gone; the result goes to the results exchange", metadata: ["reply-to": "\(publication.routingKey)"])
+            outcomes[index] = await publish(publication.message, to: fallback)
+        }
+        return outcomes
+    }
+
+    /// A job whose publications were not all confirmed goes back to the queue. Its own function, so
+    /// the frame of this rare path is not part of every job's.
+    @inline(never)
+    private func requeue(_ delivery: AMQPDelivery, after outcomes: [PublishResult]) async {
+        metrics.requeued.increment()
+        // Returned or nacked, or the broker closed the channel with 404 because the exchange is gone:
+        // the results cannot be stored, which is an operator's problem (alert on amqp_unroutable_total).
+        let refused = outcomes.filter { outcome in
+            switch outcome {
+            case .success(let result): result != .confirmed
+            case .failure(let error): (error as? AMQPError)?.brokerReplyCode == 404
+            }
+        }.count
+        let problems = outcomes.compactMap { outcome -> String? in
+            switch outcome {
+            case .success(.confirmed): nil
+            case .success(let other): "\(other)"
+            case .failure(let error): "\(error)"
+            }
+        }
+        guard refused > 0 else {
+            // The connection went away: the broker requeues the delivery by itself; this reject is a no-op.
+            logger.warning("the broker connection dropped before every publish was confirmed; the job will be redelivered", metadata: ["problems": "\(problems)"])
+            await broker.reject(delivery, requeue: true)
+            return
+        }
+        metrics.unroutable.increment(by: refused)
+        if outcomes.contains(where: { if case .failure(let error) = $0 { (error as? AMQPError)?.brokerReplyCode == 404 } else { false } }) {
+            await onMissingExchange()
+        }
+        logger.error("results or copies cannot be routed (missing exchange or queue?); the job stays queued", metadata: ["problems": "\(problems)"])
+        // Requeueing at once would redeliver, re-send the push and fail again in a tight loop until the
+        // delivery limit; holding the delivery a moment (it keeps its prefetch slot) spaces the retries.
+        try? await Task.sleep(for: Self.unroutableBackoff)
+        await broker.reject(delivery, requeue: true)
+    }
+
+    /// How long a job whose results cannot be routed waits before it is requeued.
+    static let unroutableBackoff = Duration.seconds(2)
+
+    /// One confirmed, mandatory publish, timed.
+    private func publish(_ message: AMQPMessage, to route: Publication.Route) async -> PublishResult {
+        let started = ContinuousClock.now
+        defer { metrics.confirmDuration.record(duration: ContinuousClock.now - started) }
+        do {
+            return .success(try await broker.publish(exchange: route.exchange, routingKey: route.routingKey, message: message, mandatory: true))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

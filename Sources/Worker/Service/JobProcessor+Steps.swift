@@ -1,0 +1,87 @@
+import AMQP
+import CoreMetrics
+import APNsClient
+import APNsCore
+import Foundation
+import Logging
+import WorkerConfiguration
+
+/// The synchronous halves of processing a job: before the send (decode, resolve, check) and after it
+/// (decide, build the messages).
+///
+/// `@inline(never)`: inlined into the async ``JobProcessor/process(_:)`` their temporaries (the
+/// envelope, results, verdicts, log metadata) would become slots of an async frame that lives as long
+/// as the APNs wait; called, they live on the thread's stack for microseconds.
+extension JobProcessor {
+    /// Decodes `delivery` and decides whether it goes to APNs or straight to its publications.
+    @inline(never)
+    func start(_ delivery: AMQPDelivery) -> JobStep {
+        metrics.received.increment()
+        let received = now()
+        let properties = delivery.message.properties
+        let envelope = JobEnvelope(
+            body: delivery.message.body,
+            messageID: properties.messageID,
+            replyTo: properties.replyTo,
+            previousAttempts: properties.headers[OutgoingMessages.attemptHeader].flatMap(\.integerValue).map(Int.init) ?? 0,
+            previousDeferrals: properties.headers[OutgoingMessages.deferralHeader].flatMap(\.integerValue).map(Int.init) ?? 0
+        )
+        let context = ResultContext(delivery: delivery, received: received, replyTo: envelope.replyTo, workerName: workerName)
+        let job: Job
+        switch JobDecoder.decode(envelope) {
+        case .failure(let error):
+            logger.warning("malformed job", metadata: ["job": "\(error.jobID ?? "?")", "code": "\(error.code)", "detail": "\(error.detail)"])
+            return .publish(malformed(error, attempts: envelope.previousAttempts, context: context))
+        case .success(let decoded):
+            job = decoded
+        }
+        let resolved: (entry: CredentialRegistry.Entry, endpoint: APNsEndpoint)
+        switch resolve(job) {
+        case .failure(let error):
+            return .publish(malformed(error, attempts: job.previousAttempts, job: job, context: context))
+        case .success(let found):
+            resolved = found
+        }
+        let name = resolved.entry.settings.name
+        if let deadline = job.deadline, deadline <= now() {
+            return .publish(complete(.expired(lastError: "deadline passed before sending"), job: job, credential: name, attempts: job.previousAttempts, context: context))
+        }
+        if let until = gate.pausedUntil(name, at: now()) {
+            return .publish([postpone(delivery, job: job, for: until.timeIntervalSince(now()), reason: "credential \(name) is paused")])
+        }
+        return .send(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint))
+    }
+
+    /// What to publish after the send: the verdict on `outcome`, pausing the credential if APNs refused it.
+    @inline(never)
+    func conclude(_ pending: PendingSend, outcome: Result<APNsResponse, APNsSendError>) -> [Publication] {
+        let (job, context, name) = (pending.job, pending.context, pending.credentialName)
+        // A try APNs never processed (no stream in time, refused, no connection) is not an attempt.
+        let processed = if case .failure(let error) = outcome { error.outcome != .notProcessed } else { true }
+        let attempts = job.previousAttempts + (processed ? 1 : 0)
+        let deferrals = job.previousDeferrals + (processed ? 0 : 1)
+        let verdict = policy.verdict(for: outcome, job: job, attempts: attempts, deferrals: deferrals, now: now())
+        if case .credentialRefused(let lastError) = verdict {
+            let until = now().addingTimeInterval(credentialBackoff.seconds)
+            gate.pause(name, until: until)
+            logger.error("APNs refused credential; pausing it", metadata: ["credential": "\(name)", "error": "\(lastError)", "until": "\(until)"])
+            return [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError)]
+        }
+        return complete(verdict, job: job, credential: name, attempts: attempts, deferrals: deferrals, context: context)
+    }
+
+    /// The credential and endpoint for `job`: named, or by topic; the job's environment may pick the
+    /// other APNs host for a token credential (tokens work in both; certificates do not).
+    private func resolve(_ job: Job) -> Result<(entry: CredentialRegistry.Entry, endpoint: APNsEndpoint), JobError> {
+        let entry = job.credentialName.map { credentials.entry(named: $0) } ?? credentials.entry(forTopic: job.request.topic)
+        guard let entry else {
+            let detail = job.credentialName.map { "no credential named \($0)" } ?? "no credential serves topic \(job.request.topic)"
+            return .failure(JobError(code: JobError.unknownCredential, detail: detail, jobID: job.id))
+        }
+        guard let environment = job.environment, environment != entry.environment else { return .success((entry, entry.endpoint)) }
+        guard entry.credential.usesTokens else {
+            return .failure(JobError(code: "EnvironmentMismatch", detail: "certificate credential \(entry.settings.name) serves \(entry.environment) only", jobID: job.id))
+        }
+        return .success((entry, endpointOverride ?? APNsEndpoint(environment: environment)))
+    }
+}

@@ -1,0 +1,17 @@
+extension WorkerSettings {
+    /// Streams APNs allows per connection (its `SETTINGS_MAX_CONCURRENT_STREAMS`, 1,000 in practice; the
+    /// mock advertises the same). Only used to size the default of ``jobConcurrency``.
+    public static let typicalStreamsPerConnection = 1000
+
+    /// How many jobs the worker processes at once: `worker.max_concurrent_jobs`, or by default what can
+    /// be in flight at APNs — ``typicalStreamsPerConnection`` per connection of every credential — and
+    /// never more than `worker.prefetch`, since no more deliveries than that are ever here.
+    ///
+    /// A job started beyond what APNs can take only waits for a stream, holding a task and its async
+    /// frames (a few KiB) for the whole wait; a delivery not yet started is just its message.
+    public var jobConcurrency: Int {
+        let streams = credentials.reduce(0) { $0 + ($1.connections ?? apns.connections) * Self.typicalStreamsPerConnection }
+        let limit = worker.maxConcurrentJobs ?? max(streams, 1)
+        return max(1, min(limit, worker.prefetch))
+    }
+}
