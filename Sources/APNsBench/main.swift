@@ -33,19 +33,21 @@ case "worker":
         output: option("--output", default: "docs/benchmarks")
     )
 case "memory":
-    // The memory measurement alone: prefetch N with APNs slow to answer, so N jobs sit in the worker.
+    // The memory measurement alone: prefetch N with APNs slow to answer, so N jobs sit in the worker;
+    // with C connections, up to C × 1,000 of them on APNs streams, the rest waiting for a stream.
     let inFlight = Int(option("--in-flight", default: "10000"))!
+    let connections = Int(option("--connections", default: "2"))!
     let run = try await WorkerBenchmark().throughput(
-        count: inFlight * 3, prefetch: inFlight, connections: 2,
+        count: inFlight * 3, prefetch: inFlight, connections: connections,
         mockArguments: ["--faults", #"{"latency":{"fixed":{"milliseconds":2000}}}"#]
     )
-    print(String(format: "%d jobs in flight: worker peak RSS %.1f MiB", inFlight, run.peakRSSMiB ?? 0))
+    print(String(format: "%d jobs in flight, %d APNs connections: worker peak RSS %.1f MiB", inFlight, connections, run.peakRSSMiB ?? 0))
 case "client-only":
     // Drives an already running mock (for profiling the client alone).
     let result = try await ClientBenchmark(count: Int(option("--count", default: "100000"))!, payload: ClientComparison.payload, deviceToken: ClientComparison.deviceToken)
         .run(connections: Int(option("--connections", default: "1"))!, streamsPerConnection: Int(option("--streams", default: "1000"))!, port: Int(option("--port", default: "2197"))!)
     print(String(format: "%.0f notifications/s, p50 %.2f ms, p99 %.2f ms, %.1f µs CPU each, %d failures", result.rate, result.latency.p50, result.latency.p99, result.cpuMicrosecondsPerNotification, result.failures))
 default:
-    FileHandle.standardError.write(Data("usage: apns-bench jwt [--batches N] [--per-batch N] | client [--count N] [--streams N] [--rounds N] | client-only --port P | worker [--count N] [--sweep-count N] [--latency-seconds S] [--output DIR]\n".utf8))
+    FileHandle.standardError.write(Data("usage: apns-bench jwt [--batches N] [--per-batch N] | client [--count N] [--streams N] [--rounds N] | memory [--in-flight N] [--connections C] | client-only --port P | worker [--count N] [--sweep-count N] [--latency-seconds S] [--output DIR]\n".utf8))
     exit(2)
 }
