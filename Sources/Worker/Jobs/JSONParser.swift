@@ -40,6 +40,8 @@ struct JSONParser {
         try enter()
         index += 1
         var members: [String: JSONValue] = [:]
+        // A job has about ten keys: growing from empty would rehash the dictionary four times.
+        members.reserveCapacity(12)
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1

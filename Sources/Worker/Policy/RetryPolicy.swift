@@ -21,7 +21,8 @@ public struct RetryPolicy: Sendable {
     /// The verdict on attempt number `attempts` (1-based, over the job's whole life) of `job`.
     ///
     /// - Parameter jitter: a factor in 0.8...1.0 applied to the tier's delay, so jobs that failed together
-    ///   do not all come back in the same second.
+    ///   do not all come back in the same second; random when `nil`, drawn only for a retry (a random
+    ///   number is a `getrandom` system call, too dear for every delivered job).
     /// - Parameter deferrals: tries APNs did not process, including this one if it was such a try.
     public func verdict(
         for outcome: Result<APNsResponse, APNsSendError>,
@@ -29,7 +30,7 @@ public struct RetryPolicy: Sendable {
         attempts: Int,
         deferrals: Int = 0,
         now: Date,
-        jitter: Double = Double.random(in: 0.8...1.0)
+        jitter: Double? = nil
     ) -> Verdict {
         let failure: TransientFailure
         switch outcome {
@@ -48,7 +49,7 @@ public struct RetryPolicy: Sendable {
         return retryOrGiveUp(failure, job: job, attempts: attempts, deferrals: deferrals, now: now, jitter: jitter)
     }
 
-    private func retryOrGiveUp(_ failure: TransientFailure, job: Job, attempts: Int, deferrals: Int, now: Date, jitter: Double) -> Verdict {
+    private func retryOrGiveUp(_ failure: TransientFailure, job: Job, attempts: Int, deferrals: Int, now: Date, jitter: Double?) -> Verdict {
         if let deadline = job.deadline, deadline <= now {
             return .expired(lastError: failure.description)
         }
@@ -56,7 +57,7 @@ public struct RetryPolicy: Sendable {
             let tries = failure.processed ? "\(attempts) attempts" : "\(attempts) attempts and \(deferrals) tries APNs did not process"
             return .failed(code: failure.code, detail: "\(tries); last: \(failure.description)", rejection: failure.rejection)
         }
-        let (tier, delay) = schedule(attempts: max(1, attempts + (failure.processed ? 0 : 1)), retryAfter: failure.retryAfter, jitter: jitter)
+        let (tier, delay) = schedule(attempts: max(1, attempts + (failure.processed ? 0 : 1)), retryAfter: failure.retryAfter, jitter: jitter ?? Double.random(in: 0.8...1.0))
         if let deadline = job.deadline, now.addingTimeInterval(delay.seconds) > deadline {
             return .expired(lastError: failure.description)
         }
