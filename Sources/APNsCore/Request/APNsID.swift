@@ -29,8 +29,10 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
 
     /// A new random (version 4) identifier.
     public static func random() -> APNsID {
+        // Two 64-bit draws: each draw from the system generator is a `getrandom` system call.
         var generator = SystemRandomNumberGenerator()
-        return APNsID(bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }, version: 4)
+        let halves = [generator.next(), generator.next()] as [UInt64]
+        return APNsID(bytes: halves.flatMap { half in (0..<8).map { UInt8(truncatingIfNeeded: half >> ($0 * 8)) } }, version: 4)
     }
 
     public var description: String { value }

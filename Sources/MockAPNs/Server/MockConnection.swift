@@ -102,7 +102,7 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
 
     private func answer(_ request: MockRequest, verdict: MockVerdict, on streamID: Int32, faults: MockFaults) {
         guard let session = handler.session else { return }
-        let apnsID = request.headers.value(of: "apns-id") ?? UUID().uuidString.lowercased()
+        let apnsID = request.headers.value(of: "apns-id") ?? APNsID.random().description
         var headers = [HTTP2Header(":status", String(verdict.status)), HTTP2Header("apns-id", apnsID)]
         var body: [UInt8] = []
         switch verdict {
@@ -110,7 +110,8 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
             let device = request.path.map { String($0.dropFirst("/3/device/".count)) } ?? ""
             server.recorder.recordAccepted(apnsID: apnsID, device: device)
             if server.configuration.apns.environment == .development {
-                headers.append(HTTP2Header("apns-unique-id", UUID().uuidString.lowercased()))
+                // Not Foundation's UUID(): it opens /dev/urandom for every identifier.
+                headers.append(HTTP2Header("apns-unique-id", APNsID.random().description))
             }
             if advertisedStreams != server.configuration.apns.maxConcurrentStreams { advertise(server.configuration.apns.maxConcurrentStreams) }
         case .reject(let status, let reason, let timestamp):
