@@ -4,7 +4,9 @@ import Foundation
 /// test fixtures and starts `mock-apns` from the same build folder).
 ///   apns-bench jwt [--batches N] [--per-batch N]
 ///   apns-bench client [--count N] [--streams N] [--rounds N]
-///   apns-bench worker [--count N] [--sweep-count N] [--latency-seconds S] [--output DIR]
+///   apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
+///   apns-bench throughput [--count N] [--prefetch P] [--connections C]
+///   apns-bench memory [--in-flight N] [--connections C]
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func option(_ name: String, default value: String) -> String {
@@ -28,10 +30,20 @@ case "client":
 case "worker":
     try await WorkerReport.run(
         jobs: Int(option("--count", default: "200000"))!,
+        rounds: Int(option("--rounds", default: "3"))!,
         sweepJobs: Int(option("--sweep-count", default: "40000"))!,
         latencySeconds: Double(option("--latency-seconds", default: "15"))!,
         output: option("--output", default: "docs/benchmarks")
     )
+case "throughput":
+    // The end-to-end ratio alone (for profiling): the broker's limit, then the worker, same jobs.
+    let count = Int(option("--count", default: "100000"))!
+    let prefetch = Int(option("--prefetch", default: "500"))!
+    let bench = WorkerBenchmark()
+    let limit = try await bench.brokerLimit(count: count, prefetch: prefetch)
+    let worker = try await bench.throughput(count: count, prefetch: prefetch, connections: Int(option("--connections", default: "2"))!)
+    print(String(format: "broker limit %.0f jobs/s, worker %.0f jobs/s (peak RSS %.0f MiB): worker ÷ limit = %.2f", limit.rate, worker.rate, worker.peakRSSMiB ?? 0, worker.rate / limit.rate))
+    print("CPU µs per job, limit run: \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); worker run: \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
 case "memory":
     // The memory measurement alone: prefetch N with APNs slow to answer, so N jobs sit in the worker;
     // with C connections, up to C × 1,000 of them on APNs streams, the rest waiting for a stream.
@@ -48,6 +60,6 @@ case "client-only":
         .run(connections: Int(option("--connections", default: "1"))!, streamsPerConnection: Int(option("--streams", default: "1000"))!, port: Int(option("--port", default: "2197"))!)
     print(String(format: "%.0f notifications/s, p50 %.2f ms, p99 %.2f ms, %.1f µs CPU each, %d failures", result.rate, result.latency.p50, result.latency.p99, result.cpuMicrosecondsPerNotification, result.failures))
 default:
-    FileHandle.standardError.write(Data("usage: apns-bench jwt [--batches N] [--per-batch N] | client [--count N] [--streams N] [--rounds N] | memory [--in-flight N] [--connections C] | client-only --port P | worker [--count N] [--sweep-count N] [--latency-seconds S] [--output DIR]\n".utf8))
+    FileHandle.standardError.write(Data("usage: apns-bench jwt [--batches N] [--per-batch N] | client [--count N] [--streams N] [--rounds N] | memory [--in-flight N] [--connections C] | client-only --port P | worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR] | throughput [--count N] [--prefetch P] [--connections C]\n".utf8))
     exit(2)
 }

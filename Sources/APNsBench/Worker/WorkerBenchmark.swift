@@ -11,6 +11,29 @@ struct WorkerBenchmark {
         let seconds: Double
         var rate: Double { Double(jobs) / seconds }
         var peakRSSMiB: Double?
+        /// CPU per job, in microseconds, of each process that shared the cores during the run: the
+        /// broker, the worker(s) (or the limit loop), the mock APNs.
+        var cpuMicrosecondsPerJob: [String: Double] = [:]
+    }
+
+    /// CPU seconds used between `start()` and `perJob(_:)`, by process.
+    struct CPUMeter {
+        private var started: [String: Double] = [:]
+        private var pids: [String: [Int32]] = [:]
+
+        /// Starts counting `pids` under `name` (their CPU so far is subtracted).
+        mutating func start(_ name: String, pids: [Int32]) {
+            self.pids[name] = pids
+            started[name] = pids.compactMap(ProcessCPU.seconds).reduce(0, +)
+        }
+
+        /// Microseconds of CPU per job since `start`, by name.
+        func perJob(_ jobs: Int) -> [String: Double] {
+            pids.reduce(into: [:]) { result, entry in
+                let used = entry.value.compactMap(ProcessCPU.seconds).reduce(0, +) - (started[entry.key] ?? 0)
+                result[entry.key] = used * 1e6 / Double(jobs)
+            }
+        }
     }
 
     /// Pre-loads `count` jobs, starts `workers` worker processes, and times until all are acked (which
@@ -22,6 +45,10 @@ struct WorkerBenchmark {
         await loader.close()
         let started = ContinuousClock.now
         let processes = try (0..<workers).map { _ in try WorkerProcess(settings: environment.settings, metricsPort: Int.random(in: 20_000..<40_000)) }
+        var cpu = CPUMeter()
+        cpu.start("broker", pids: ProcessCPU.brokerPID.map { [$0] } ?? [])
+        cpu.start("worker", pids: processes.map(\.process.processIdentifier))
+        cpu.start("mock", pids: [environment.mock.process.processIdentifier])
         var peak = 0.0
         while true {
             let acked = processes.reduce(0) { $0 + ($1.acked() ?? 0) }
@@ -31,9 +58,10 @@ struct WorkerBenchmark {
             try await Task.sleep(for: .milliseconds(50))
         }
         let seconds = (ContinuousClock.now - started).seconds
+        let cpuPerJob = cpu.perJob(count)
         for process in processes { process.stop() }
         await environment.tearDown()
-        return Throughput(jobs: count, seconds: seconds, peakRSSMiB: peak)
+        return Throughput(jobs: count, seconds: seconds, peakRSSMiB: peak, cpuMicrosecondsPerJob: cpuPerJob)
     }
 
     /// The broker's own limit on this machine: the same jobs consumed with the same prefetch, a result
@@ -44,6 +72,9 @@ struct WorkerBenchmark {
         try await JobLoader.load(count, into: client, topology: environment.settings.topology)
         let result = [UInt8](repeating: UInt8(ascii: "r"), count: 420)
         let started = ContinuousClock.now
+        var cpu = CPUMeter()
+        cpu.start("broker", pids: ProcessCPU.brokerPID.map { [$0] } ?? [])
+        cpu.start("limit loop", pids: [getpid()])
         let deliveries = try await client.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
         let topology = environment.settings.topology
         await withTaskGroup(of: Void.self) { group in
@@ -61,10 +92,11 @@ struct WorkerBenchmark {
             }
         }
         let seconds = (ContinuousClock.now - started).seconds
+        let cpuPerJob = cpu.perJob(count)
         await client.cancelConsuming()
         await client.close()
         await environment.tearDown()
-        return Throughput(jobs: count, seconds: seconds)
+        return Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
     }
 
     struct Latency: Codable {
@@ -126,5 +158,12 @@ extension Duration {
     var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+extension WorkerBenchmark {
+    /// "broker 52, worker 41, mock 20", in a fixed order.
+    static func describe(_ cpu: [String: Double]) -> String {
+        cpu.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value.rounded()))" }.joined(separator: ", ")
     }
 }

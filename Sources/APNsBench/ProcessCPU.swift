@@ -1,0 +1,29 @@
+import Foundation
+
+/// CPU time (user + system) of another process, from `/proc/PID/stat`: how the benchmark splits a
+/// run's CPU between the broker, the worker and the mock APNs that share the machine's cores.
+enum ProcessCPU {
+    /// Seconds of CPU `pid` has used so far, or nil once it is gone.
+    static func seconds(pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let afterName = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after "(comm)": state is the 3rd field of the line, utime and stime the 14th and 15th.
+        let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The test broker's Erlang VM (read only: the benchmark never signals it), found by the pid file
+    /// `scripts/rabbitmq.sh` keeps, else by name.
+    static var brokerPID: Int32? {
+        let pidFile = URL(fileURLWithPath: ".scratch/rabbitmq/rabbitmq.pid")
+        if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            return pid
+        }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).first { pid in
+            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("beam.smp") == true
+        }
+    }
+}
