@@ -7,6 +7,7 @@ import Foundation
 ///   apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
 ///   apns-bench throughput [--count N] [--prefetch P] [--connections C]
 ///   apns-bench memory [--in-flight N] [--connections C]
+///   apns-bench latency [--rate R] [--seconds S] [--prefetch P]
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func option(_ name: String, default value: String) -> String {
@@ -44,6 +45,13 @@ case "throughput":
     let worker = try await bench.throughput(count: count, prefetch: prefetch, connections: Int(option("--connections", default: "2"))!)
     print(String(format: "broker limit %.0f jobs/s, worker %.0f jobs/s (peak RSS %.0f MiB): worker ÷ limit = %.2f", limit.rate, worker.rate, worker.peakRSSMiB ?? 0, worker.rate / limit.rate))
     print("CPU µs per job, limit run: \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); worker run: \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
+case "latency":
+    // One fixed offered load alone: enqueue → result percentiles.
+    let run = try await WorkerBenchmark().latency(
+        rate: Double(option("--rate", default: "5000"))!, seconds: Double(option("--seconds", default: "15"))!,
+        prefetch: Int(option("--prefetch", default: "500"))!
+    )
+    print(String(format: "%.0f jobs/s offered: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms (%d jobs)", run.offeredRate, run.p50, run.p99, run.p999, run.jobs))
 case "memory":
     // The memory measurement alone: prefetch N with APNs slow to answer, so N jobs sit in the worker;
     // with C connections, up to C × 1,000 of them on APNs streams, the rest waiting for a stream.
@@ -60,6 +68,6 @@ case "client-only":
         .run(connections: Int(option("--connections", default: "1"))!, streamsPerConnection: Int(option("--streams", default: "1000"))!, port: Int(option("--port", default: "2197"))!)
     print(String(format: "%.0f notifications/s, p50 %.2f ms, p99 %.2f ms, %.1f µs CPU each, %d failures", result.rate, result.latency.p50, result.latency.p99, result.cpuMicrosecondsPerNotification, result.failures))
 default:
-    FileHandle.standardError.write(Data("usage: apns-bench jwt [--batches N] [--per-batch N] | client [--count N] [--streams N] [--rounds N] | memory [--in-flight N] [--connections C] | client-only --port P | worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR] | throughput [--count N] [--prefetch P] [--connections C]\n".utf8))
+    FileHandle.standardError.write(Data("usage: apns-bench jwt [--batches N] [--per-batch N] | client [--count N] [--streams N] [--rounds N] | memory [--in-flight N] [--connections C] | latency [--rate R] [--seconds S] [--prefetch P] | client-only --port P | worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR] | throughput [--count N] [--prefetch P] [--connections C]\n".utf8))
     exit(2)
 }

@@ -38,9 +38,6 @@ public final class SecureHTTP2Handler: ChannelInboundHandler {
     /// The HTTP/2 session, once ready.
     public var session: HTTP2Session? { pipe.session }
 
-    /// The channel's event loop, once added to a pipeline.
-    public var eventLoop: (any EventLoop)? { context?.eventLoop }
-
     public func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
     }

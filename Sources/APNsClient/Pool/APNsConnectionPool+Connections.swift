@@ -62,7 +62,6 @@ extension APNsConnectionPool {
                 state.entries[connection.id]?.phase = .ready
                 state.entries[connection.id]?.limit = limit
                 state.consecutiveFailures = 0
-                state.lastConnectError = nil
                 return state.serveWaiters()
             })
         case .streamLimitChanged(let limit):
@@ -96,7 +95,6 @@ extension APNsConnectionPool {
         logger.warning("connection attempt failed", metadata: ["error": "\(failure.message)"])
         let nothingLeft = state.withLock { state -> Bool in
             state.consecutiveFailures += 1
-            state.lastConnectError = error
             return !state.entries.values.contains { $0.phase != .draining }
         }
         if nothingLeft { failWaiters(failure) }

@@ -30,7 +30,6 @@ struct PoolState {
     var isShutDown = false
     /// Set at the first `send`: a pool keeps its connections up from then on.
     var isStarted = false
-    var lastConnectError: (any Error)?
 
     /// Connections that count toward the target: being opened or serving.
     var activeCount: Int { entries.values.filter { $0.phase != .draining }.count }
@@ -40,8 +39,6 @@ struct PoolState {
 
     /// Streams the pool's ready connections allow in total.
     var streamLimit: Int { entries.values.reduce(0) { $0 + ($1.phase == .ready ? $1.limit : 0) } }
-
-    var hasUsableConnection: Bool { entries.values.contains { $0.phase == .ready } }
 
     /// Reserves a stream on the ready connection with the most free streams.
     mutating func reserveBest() -> APNsConnection? {
