@@ -53,7 +53,11 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
         }
         if let last = goAwayLastStreamID, streamID > last { return }  // after our GOAWAY: not processed
         requestCount += 1
-        server.recorder.update { $0.requests += 1 }
+        var requestsSoFar = 0
+        server.recorder.update { counts in
+            counts.requests += 1
+            requestsSoFar = counts.requests
+        }
         let faults = server.faults
         if injectStreamFault(faults, on: streamID) { return }
         var verdict = server.validator.validate(request, auth: &auth)
@@ -65,7 +69,8 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
             let reason: APNsReason = faults.errorStatus == 429 ? .tooManyRequests : faults.errorStatus == 500 ? .internalServerError : .serviceUnavailable
             verdict = .reject(status: faults.errorStatus, reason: reason)
         }
-        let delay = faults.latency.sample()
+        let slow = faults.slowAfterRequests.map { requestsSoFar > $0 } ?? false
+        let delay = (slow ? faults.slowLatency : faults.latency).sample()
         if delay > 0 {
             eventLoop.assumeIsolated().scheduleTask(in: .microseconds(Int64(delay * 1000))) { [self] in
                 answer(request, verdict: verdict, on: streamID, faults: faults)

@@ -18,6 +18,10 @@ public struct MockFaults: Codable, Hashable, Sendable {
     public var closeAfterStreams: Int?
     /// Delay before each answer.
     public var latency: Latency = .none
+    /// From this many requests (across all connections) on, answers take ``slowLatency`` instead of
+    /// ``latency``: a slowdown at an exact point of a run, which a test polling the mock could miss.
+    public var slowAfterRequests: Int?
+    public var slowLatency: Latency = .none
     /// Fraction (0...1) of valid requests answered with ``errorStatus`` instead of being accepted.
     public var errorRate: Double = 0
     /// 429 (TooManyRequests), 500 (InternalServerError) or 503 (ServiceUnavailable).
@@ -52,7 +56,7 @@ public struct MockFaults: Codable, Hashable, Sendable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case goAwayAfterStreams, goAwayReason, resetEvery, refuseEvery, stallEvery, closeAfterStreams, latency
+        case goAwayAfterStreams, goAwayReason, resetEvery, refuseEvery, stallEvery, closeAfterStreams, latency, slowAfterRequests, slowLatency
         case errorRate, errorStatus, retryAfterSeconds, forcedReason, forcedReasonCount, slowReadMilliseconds
     }
 
@@ -68,6 +72,8 @@ public struct MockFaults: Codable, Hashable, Sendable {
         stallEvery = try container.decodeIfPresent(Int.self, forKey: .stallEvery)
         closeAfterStreams = try container.decodeIfPresent(Int.self, forKey: .closeAfterStreams)
         latency = try container.decodeIfPresent(Latency.self, forKey: .latency) ?? latency
+        slowAfterRequests = try container.decodeIfPresent(Int.self, forKey: .slowAfterRequests)
+        slowLatency = try container.decodeIfPresent(Latency.self, forKey: .slowLatency) ?? slowLatency
         errorRate = try container.decodeIfPresent(Double.self, forKey: .errorRate) ?? errorRate
         errorStatus = try container.decodeIfPresent(Int.self, forKey: .errorStatus) ?? errorStatus
         retryAfterSeconds = try container.decodeIfPresent(Int.self, forKey: .retryAfterSeconds)

@@ -77,24 +77,28 @@ extension FaultCatalog {
     @Sendable static func closeConnection() -> FaultScenario {
         var scenario = FaultScenario(
             name: "close-connection",
-            summary: "3,000 jobs; at 400 accepted pushes APNs slows down (2 s per answer) so a full prefetch window is in flight, and `rabbitmqctl close_connection` "
+            summary: "3,000 jobs; after 400 requests APNs slows down (2 s per answer) so a full prefetch window is in flight, and `rabbitmqctl close_connection` "
                 + "closes the worker's connection. Results of the jobs in flight cannot be acked any more: the broker redelivers them and they are sent again. "
                 + "The worker reconnects and finishes; duplicates stay within one prefetch window (200).",
             jobs: FaultJob.alerts("close", count: 3000)
         )
-        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
+        scenario.mock = { mock in
+            mock.faults.latency = .fixed(milliseconds: 5)
+            // The mock slows down by itself at request 400: polling for it from here could come too
+            // late on a busy machine, after the worker had finished every job.
+            mock.faults.slowAfterRequests = 400
+            mock.faults.slowLatency = .fixed(milliseconds: 2000)  // under the 3 s request timeout
+        }
         scenario.maximumDuplicateResults = 200
         scenario.maximumDuplicateAPNsIDs = 200
         scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
         scenario.action = { run in
-            try await run.waitForAccepted(400)
-            var slow = run.mock.faults
-            slow.latency = .fixed(milliseconds: 2000)  // under the 3 s request timeout
-            run.mock.setFaults(slow)
+            try await run.waitForAccepted(300)
             try RabbitMQControl.forceClose(connectionNamed: run.settings.amqp.connectionName)
             let accepted = run.mock.recorder.snapshot.accepted
-            slow.latency = .fixed(milliseconds: 5)
-            run.mock.setFaults(slow)
+            var fast = run.mock.faults
+            fast.slowAfterRequests = nil
+            run.mock.setFaults(fast)
             run.record("closedAt", Double(accepted))
             run.note("closed at \(accepted) accepted")
         }
