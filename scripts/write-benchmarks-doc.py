@@ -91,16 +91,22 @@ lines += [
     "",
     "### Latency at fixed offered loads",
     "",
-    "Jobs published at a steady rate (a share of the maximum measured above); latency is from the",
-    "publisher's `published-at` stamp to the worker's result.",
+    "Jobs published at a steady rate (a share of the median worker rate of the rounds above, the same",
+    "configuration: prefetch 500, two connections); latency is from the",
+    "publisher's `published-at` stamp to the worker's result (jobs go out every 2 ms, a steady stream",
+    "rather than bursts). \"Broker alone\" is the same load consumed by the limit loop, stamp to arrival:",
+    "what the queue itself costs.",
     "",
     "![latency CDF](benchmarks/latency-cdf.png)",
     "",
-    "| offered load | jobs | p50 ms | p99 ms | p99.9 ms |",
-    "|---|---|---|---|---|",
+    "| offered load | jobs | p50 ms | p99 ms | p99.9 ms | broker alone: p50 / p99 / p99.9 ms |",
+    "|---|---|---|---|---|---|",
 ]
-for run in worker["latencies"]:
-    lines.append(f"| {run['offeredRate']:,.0f} jobs/s | {run['jobs']:,} | {run['p50']:.1f} | {run['p99']:.1f} | {run['p999']:.1f} |")
+brokers = worker.get("brokerLatencies", [])
+for index, run in enumerate(worker["latencies"]):
+    alone = brokers[index] if index < len(brokers) else None
+    reference = f"{alone['p50']:.1f} / {alone['p99']:.1f} / {alone['p999']:.1f}" if alone else "-"
+    lines.append(f"| {run['offeredRate']:,.0f} jobs/s | {run['jobs']:,} | {run['p50']:.1f} | {run['p99']:.1f} | {run['p999']:.1f} | {reference} |")
 lines += [
     "",
     f"At 50 % load: p99 {half['p99']:.1f} ms (target ≤ 25 ms).",

@@ -117,7 +117,8 @@ struct WorkerBenchmark {
         let worker = try WorkerProcess(settings: environment.settings, metricsPort: Int.random(in: 20_000..<40_000))
         while worker.acked() == nil { try await Task.sleep(for: .milliseconds(100)) }
         let total = Int(rate * seconds)
-        let tick = 0.01
+        // Published every 2 ms: in 10 ms batches the bursts themselves doubled the median.
+        let tick = 0.002
         let perTick = rate * tick
         let clock = ContinuousClock()
         let start = clock.now
@@ -134,17 +135,81 @@ struct WorkerBenchmark {
             try await clock.sleep(until: start + .seconds(Double(sent) / rate + tick))
         }
         var latencies: [Double] = []
+        var timeline = ""
         let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
         for await delivery in results {
-            if let result = try? JobResult.decode(delivery.message.body), let latency = result.latencyMS { latencies.append(Double(latency)) }
+            if let result = try? JobResult.decode(delivery.message.body), let latency = result.latencyMS {
+                latencies.append(Double(latency))
+                timeline += "\(result.completedAt.timeIntervalSince1970) \(latency)\n"
+            }
             await client.ack(delivery)
             if latencies.count >= total { break }
         }
+        // APNS_BENCH_TIMELINE=FILE keeps "completed-at latency-ms" per job, to see stalls in time.
+        if let path = ProcessInfo.processInfo.environment["APNS_BENCH_TIMELINE"] { try Data(timeline.utf8).write(to: URL(fileURLWithPath: path)) }
         await client.cancelConsuming()
         await client.close()
         worker.stop()
         await environment.tearDown()
         let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        let step = max(1, sorted.count / 500)
+        return Latency(
+            offeredRate: rate, jobs: sorted.count, p50: percentile(0.5), p99: percentile(0.99), p999: percentile(0.999),
+            samples: stride(from: 0, to: sorted.count, by: step).map { sorted[$0] }
+        )
+    }
+}
+
+extension WorkerBenchmark {
+    /// The broker's own share of the latency: the same steady publishing as ``latency(rate:seconds:prefetch:)``,
+    /// consumed by the limit loop (a same-sized result published with confirm, then the ack) instead of
+    /// the worker; latency is from the `published-at` stamp to the delivery's arrival.
+    func brokerLatency(rate: Double, seconds: Double, prefetch: Int) async throws -> Latency {
+        let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
+        let publisher = try await environment.client("publisher")
+        let consumer = try await environment.client("consumer")
+        let topology = environment.settings.topology
+        let total = Int(rate * seconds)
+        let deliveries = try await consumer.consume(queue: topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
+        let collector = Task {
+            await withTaskGroup(of: Void.self, returning: [Double].self) { group in
+                var latencies: [Double] = []
+                for await delivery in deliveries {
+                    if case .int(let stamp)? = delivery.message.properties.headers["published-at"] {
+                        latencies.append(Date().timeIntervalSince1970 * 1000 - Double(stamp))
+                    }
+                    group.addTask {
+                        let result = AMQPMessage(body: [UInt8](repeating: UInt8(ascii: "r"), count: 420), properties: AMQPProperties())
+                        if (try? await consumer.publish(exchange: topology.resultsExchange, routingKey: "result.delivered", message: result, mandatory: true)) == .confirmed {
+                            await consumer.ack(delivery)
+                        }
+                    }
+                    if latencies.count >= total { break }
+                }
+                return latencies
+            }
+        }
+        let tick = 0.002
+        let clock = ContinuousClock()
+        let start = clock.now
+        var sent = 0
+        var owed = 0.0
+        while sent < total {
+            owed += rate * tick
+            let batch = min(Int(owed), total - sent)
+            owed -= Double(batch)
+            if batch > 0 {
+                try await JobLoader.load(batch, into: publisher, topology: topology, from: sent, stamp: true)
+                sent += batch
+            }
+            try await clock.sleep(until: start + .seconds(Double(sent) / rate + tick))
+        }
+        let sorted = await collector.value.sorted()
+        await consumer.cancelConsuming()
+        await consumer.close()
+        await publisher.close()
+        await environment.tearDown()
         func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
         let step = max(1, sorted.count / 500)
         return Latency(

@@ -12,6 +12,9 @@ struct WorkerReport: Codable {
     var sweep: [Sweep] = []
     var scaleOut: [ScaleOut] = []
     var latencies: [WorkerBenchmark.Latency] = []
+    /// The same loads through the broker alone (the limit loop consuming): the latency the worker adds
+    /// is the difference.
+    var brokerLatencies: [WorkerBenchmark.Latency] = []
     /// 10,000 jobs in flight with 2 APNs connections: 2,000 on streams, the rest waiting for a slot.
     var memory: WorkerBenchmark.Throughput?
     /// 10,000 jobs in flight with 10 APNs connections: every one of them on a stream.
@@ -75,6 +78,9 @@ struct WorkerReport: Codable {
             let run = try await bench.latency(rate: maximum * share, seconds: latencySeconds, prefetch: 500)
             report.latencies.append(run)
             say(String(format: "  %2.0f%% (%.0f jobs/s): p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms (%d jobs)%@", share * 100, run.offeredRate, run.p50, run.p99, run.p999, run.jobs, share == 0.5 ? "  (target p99 ≤ 25 ms)" : ""))
+            let broker = try await bench.brokerLatency(rate: maximum * share, seconds: latencySeconds, prefetch: 500)
+            report.brokerLatencies.append(broker)
+            say(String(format: "       the broker alone: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms", broker.p50, broker.p99, broker.p999))
         }
 
         say("memory with 10,000 jobs in flight (prefetch 10,000, APNs answering after 2 s):")
