@@ -117,23 +117,7 @@ struct WorkerBenchmark {
         let worker = try WorkerProcess(settings: environment.settings, metricsPort: Int.random(in: 20_000..<40_000))
         while worker.acked() == nil { try await Task.sleep(for: .milliseconds(100)) }
         let total = Int(rate * seconds)
-        // Published every 2 ms: in 10 ms batches the bursts themselves doubled the median.
-        let tick = 0.002
-        let perTick = rate * tick
-        let clock = ContinuousClock()
-        let start = clock.now
-        var sent = 0
-        var owed = 0.0
-        while sent < total {
-            owed += perTick
-            let batch = min(Int(owed), total - sent)
-            owed -= Double(batch)
-            if batch > 0 {
-                try await JobLoader.load(batch, into: client, topology: environment.settings.topology, from: sent, stamp: true)
-                sent += batch
-            }
-            try await clock.sleep(until: start + .seconds(Double(sent) / rate + tick))
-        }
+        try await JobLoader.publishSteadily(total, rate: rate, into: client, topology: environment.settings.topology)
         var latencies: [Double] = []
         var timeline = ""
         let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
@@ -190,21 +174,7 @@ extension WorkerBenchmark {
                 return latencies
             }
         }
-        let tick = 0.002
-        let clock = ContinuousClock()
-        let start = clock.now
-        var sent = 0
-        var owed = 0.0
-        while sent < total {
-            owed += rate * tick
-            let batch = min(Int(owed), total - sent)
-            owed -= Double(batch)
-            if batch > 0 {
-                try await JobLoader.load(batch, into: publisher, topology: topology, from: sent, stamp: true)
-                sent += batch
-            }
-            try await clock.sleep(until: start + .seconds(Double(sent) / rate + tick))
-        }
+        try await JobLoader.publishSteadily(total, rate: rate, into: publisher, topology: topology)
         let sorted = await collector.value.sorted()
         await consumer.cancelConsuming()
         await consumer.close()
