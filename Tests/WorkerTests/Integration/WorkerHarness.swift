@@ -95,6 +95,11 @@ struct WorkerHarness {
 
     /// Consumes `queue` until `count` messages arrived or nothing arrived for `idle`.
     func drain(_ queue: String, count: Int, idle: Duration = .seconds(10)) async throws -> [AMQPMessage] {
+        try await drain(queue, idle: idle) { $0.count >= count }
+    }
+
+    /// Consumes `queue` until `done` holds for everything read so far, or nothing came for `idle`.
+    func drain(_ queue: String, idle: Duration, until done: ([AMQPMessage]) -> Bool) async throws -> [AMQPMessage] {
         let consumer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("consumer"))
         try await consumer.connect()
         let topology = Topology(settings: settings.topology)
@@ -107,7 +112,7 @@ struct WorkerHarness {
                 await consumer.ack(delivery)
             }
         }
-        while inbox.count < count, ContinuousClock.now - inbox.lastArrival < idle {
+        while !done(inbox.messages), ContinuousClock.now - inbox.lastArrival < idle {
             try await Task.sleep(for: .milliseconds(50))
         }
         await consumer.cancelConsuming()
@@ -119,6 +124,13 @@ struct WorkerHarness {
     /// The results published so far, decoded.
     func results(count: Int, idle: Duration = .seconds(10)) async throws -> [JobResult] {
         try await drain(settings.topology.resultsQueue!, count: count, idle: idle).map { try JobResult.decode($0.body) }
+    }
+
+    /// Results until every job of `ids` has one (duplicates do not count towards it), or nothing came for `idle`.
+    func results(covering ids: Set<String>, idle: Duration = .seconds(10)) async throws -> [JobResult] {
+        try await drain(settings.topology.resultsQueue!, idle: idle) { messages in
+            messages.count >= ids.count && Set(messages.compactMap { try? JobResult.decode($0.body).id }).isSuperset(of: ids)
+        }.map { try JobResult.decode($0.body) }
     }
 
     /// Deletes this harness's queues and exchanges, and stops the mock.
