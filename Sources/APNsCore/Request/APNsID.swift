@@ -18,13 +18,24 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
         var bytes = bytes
         bytes[6] = (bytes[6] & 0x0F) | (version << 4)
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-            text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+        // Written in place: every job derives one, and temporary arrays per byte showed in profiles.
+        value = String(unsafeUninitializedCapacity: 36) { text in
+            var position = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                text[position] = Self.hexDigit(byte >> 4)
+                text[position + 1] = Self.hexDigit(byte & 0x0F)
+                position += 2
+            }
+            return position
         }
-        value = String(decoding: text, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// A new random (version 4) identifier.

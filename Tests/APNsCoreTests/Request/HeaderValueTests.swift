@@ -45,6 +45,10 @@ struct HeaderValueTests {
     func idFromBytes() {
         let id = APNsID(bytes: [UInt8](repeating: 0xFF, count: 16), version: 8)
         #expect(id.value == "ffffffff-ffff-8fff-bfff-ffffffffffff")
+        // Every hex digit, in place, and the result passes the canonical-form check.
+        let digits = APNsID(bytes: [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF], version: 4)
+        #expect(digits.value == "01234567-89ab-4def-8123-456789abcdef")
+        #expect((try? APNsID(digits.value)) == digits)
     }
 
     @Test("expiration: 0 is immediately, digits are a time, anything else is BadExpirationDate")
