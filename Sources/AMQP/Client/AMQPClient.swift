@@ -95,8 +95,12 @@ public final class AMQPClient: Sendable {
     /// Throws ``AMQPError`` `.connectionLost` when the connection or channel dropped before the confirm (the
     /// outcome is unknown), or `.notConnected` when there was no connection to send on (nothing was sent).
     /// A `mandatory` message no queue takes comes back as ``AMQPPublishOutcome/returned(replyCode:replyText:)``.
-    public func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool) async throws -> AMQPPublishOutcome {
-        let request = PublishRequest(exchange: exchange, routingKey: routingKey, message: message, mandatory: mandatory)
+    ///
+    /// With `generation`, the message goes out only on that connection generation (the one that
+    /// delivered the message it answers, say); after a reconnect it fails with `.notConnected` and
+    /// nothing is sent.
+    public func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool, generation: UInt64? = nil) async throws -> AMQPPublishOutcome {
+        let request = PublishRequest(exchange: exchange, routingKey: routingKey, message: message, mandatory: mandatory, generation: generation)
         return try await withCheckedThrowingContinuation { submit(.publish(request, $0)) }
     }
 

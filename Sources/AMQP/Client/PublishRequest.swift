@@ -4,4 +4,6 @@ struct PublishRequest: Sendable {
     var routingKey: String
     var message: AMQPMessage
     var mandatory: Bool
+    /// Send only on this connection generation; nil for any.
+    var generation: UInt64? = nil
 }

@@ -30,6 +30,10 @@ extension ConnectionDriver {
             continuation.resume(throwing: notConnected("publish to exchange \"\(request.exchange)\""))
             return
         }
+        if let generation = request.generation, generation != counters.generation.load(ordering: .relaxed) {
+            continuation.resume(throwing: AMQPError(.notConnected, operation: "publish to exchange \"\(request.exchange)\"", message: "the connection it was meant for (generation \(generation)) is gone"))
+            return
+        }
         let sequenceHeader = [PublishConfirms<Void>.sequenceHeader: AMQPFieldValue.int(Int64(confirms.nextSequence))]
         do {
             try connection.publish(exchange: request.exchange, routingKey: request.routingKey, message: request.message, mandatory: request.mandatory, extraHeaders: sequenceHeader)
