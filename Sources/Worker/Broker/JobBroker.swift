@@ -4,9 +4,11 @@ public import AMQP
 ///
 /// ``AMQPClient`` is the real one; tests of the processing logic may use a recording fake.
 public protocol JobBroker: Sendable {
-    func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool) async throws -> AMQPPublishOutcome
+    func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool, generation: UInt64?) async throws -> AMQPPublishOutcome
     func ack(_ delivery: AMQPDelivery) async
     func reject(_ delivery: AMQPDelivery, requeue: Bool) async
+    /// The connection generation now; a delivery from an older one has been requeued by the broker.
+    var generation: UInt64 { get }
 }
 
 extension AMQPClient: JobBroker {}

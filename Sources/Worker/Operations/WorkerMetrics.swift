@@ -9,9 +9,11 @@ struct WorkerMetrics: Sendable {
     let received = Counter(label: "apns_jobs_received_total")
     let acked = Counter(label: "apns_jobs_acked_total")
     let requeued = Counter(label: "apns_jobs_requeued_total")
-    /// Deliveries dropped before they started because their broker connection closed meanwhile (the
-    /// broker had requeued them already).
+    /// Deliveries whose broker connection closed before they started, or before their outcome was
+    /// published: the broker had requeued them already, so they were dropped (their outcome remembered).
     let superseded = Counter(label: "apns_jobs_superseded_total")
+    /// Redeliveries answered from ``UnsettledOutcomes`` instead of a second push.
+    let republished = Counter(label: "apns_jobs_outcome_republished_total")
     /// Publications the broker returned (no route) or nacked: the alarm for a missing results exchange.
     let unroutable = Counter(label: "amqp_unroutable_total")
     let confirmDuration = Timer(label: "amqp_publish_confirm_duration_seconds")

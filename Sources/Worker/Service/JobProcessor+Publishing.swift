@@ -8,36 +8,44 @@ extension JobProcessor {
     typealias PublishResult = Result<AMQPPublishOutcome, any Error>
 
     /// Publishes everything for one job and acks it only if the broker confirmed all of it; a returned
-    /// or nacked publish leaves the job unacked (requeued), so nothing is lost.
-    func finish(_ delivery: AMQPDelivery, with publications: [Publication]) async {
-        var outcomes = await publishAll(publications)
+    /// or nacked publish leaves the job unacked (requeued), so nothing is lost. True when acked.
+    @discardableResult
+    func finish(_ delivery: AMQPDelivery, with publications: [Publication]) async -> Bool {
+        guard delivery.generation == broker.generation else {
+            // Its connection closed while the job was processed, so the broker has requeued it already:
+            // publishing now would duplicate what its redelivery publishes.
+            metrics.superseded.increment()
+            return false
+        }
+        var outcomes = await publishAll(publications, on: delivery.generation)
         if outcomes.contains(where: { if case .success(.returned) = $0 { true } else { false } }) {
-            outcomes = await publishFallbacks(publications, outcomes: outcomes)
+            outcomes = await publishFallbacks(publications, outcomes: outcomes, on: delivery.generation)
         }
         if outcomes.allSatisfy({ if case .success(.confirmed) = $0 { true } else { false } }) {
             await broker.ack(delivery)
             metrics.acked.increment()
             for publication in publications { metrics.confirmed(publication) }
-            return
+            return true
         }
         await requeue(delivery, after: outcomes)
+        return false
     }
 
     /// Publishes every message at once, so their confirms overlap. A single message — nearly every
     /// job's only one, its result — goes without a task group, whose child task costs more than the publish.
-    private func publishAll(_ publications: [Publication]) async -> [PublishResult] {
-        guard publications.count == 1 else { return await publishConcurrently(publications) }
+    private func publishAll(_ publications: [Publication], on generation: UInt64) async -> [PublishResult] {
+        guard publications.count == 1 else { return await publishConcurrently(publications, on: generation) }
         let publication = publications[0]
-        return [await publish(publication.message, to: .init(exchange: publication.exchange, routingKey: publication.routingKey))]
+        return [await publish(publication.message, to: .init(exchange: publication.exchange, routingKey: publication.routingKey), on: generation)]
     }
 
     /// Several publications, each in a child task. (The rarer paths have functions of their own: an
     /// async function's frame holds room for everything it might do, for every job that calls it.)
     @inline(never)
-    private func publishConcurrently(_ publications: [Publication]) async -> [PublishResult] {
+    private func publishConcurrently(_ publications: [Publication], on generation: UInt64) async -> [PublishResult] {
         await withTaskGroup(of: (Int, PublishResult).self) { group in
             for (index, publication) in publications.enumerated() {
-                group.addTask { (index, await self.publish(publication.message, to: .init(exchange: publication.exchange, routingKey: publication.routingKey))) }
+                group.addTask { (index, await self.publish(publication.message, to: .init(exchange: publication.exchange, routingKey: publication.routingKey), on: generation)) }
             }
             var outcomes = [PublishResult](repeating: .success(.confirmed), count: publications.count)
             for await (index, outcome) in group { outcomes[index] = outcome }
@@ -47,12 +55,12 @@ extension JobProcessor {
 
     /// Results the broker returned because their `reply_to` queue is gone go to the results exchange.
     @inline(never)
-    private func publishFallbacks(_ publications: [Publication], outcomes: [PublishResult]) async -> [PublishResult] {
+    private func publishFallbacks(_ publications: [Publication], outcomes: [PublishResult], on generation: UInt64) async -> [PublishResult] {
         var outcomes = outcomes
         for (index, publication) in publications.enumerated() {
             guard case .success(.returned) = outcomes[index], let fallback = publication.fallback else { continue }
             logger.warning("reply_to queue is gone; the result goes to the results exchange", metadata: ["reply-to": "\(publication.routingKey)"])
-            outcomes[index] = await publish(publication.message, to: fallback)
+            outcomes[index] = await publish(publication.message, to: fallback, on: generation)
         }
         return outcomes
     }
@@ -97,12 +105,13 @@ extension JobProcessor {
     /// How long a job whose results cannot be routed waits before it is requeued.
     static let unroutableBackoff = Duration.seconds(2)
 
-    /// One confirmed, mandatory publish, timed.
-    private func publish(_ message: AMQPMessage, to route: Publication.Route) async -> PublishResult {
+    /// One confirmed, mandatory publish, timed; sent only on the connection that delivered the job, since
+    /// after a reconnect the broker has requeued it and its redelivery publishes instead.
+    private func publish(_ message: AMQPMessage, to route: Publication.Route, on generation: UInt64) async -> PublishResult {
         let started = ContinuousClock.now
         defer { metrics.confirmDuration.record(duration: ContinuousClock.now - started) }
         do {
-            return .success(try await broker.publish(exchange: route.exchange, routingKey: route.routingKey, message: message, mandatory: true))
+            return .success(try await broker.publish(exchange: route.exchange, routingKey: route.routingKey, message: message, mandatory: true, generation: generation))
         } catch {
             return .failure(error)
         }

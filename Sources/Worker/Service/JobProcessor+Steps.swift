@@ -35,6 +35,14 @@ extension JobProcessor {
         case .success(let decoded):
             job = decoded
         }
+        if unsettled.count > 0 {
+            let key = UnsettledOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: delivery.message.body)
+            if let outcome = unsettled.outcome(for: key) {
+                metrics.republished.increment()
+                logger.info("redelivered job already answered by APNs: publishing its outcome again, not pushing again", metadata: ["job": "\(job.id)"])
+                return .republish(outcome, key)
+            }
+        }
         let resolved: (entry: CredentialRegistry.Entry, endpoint: APNsEndpoint)
         switch resolve(job) {
         case .failure(let error):

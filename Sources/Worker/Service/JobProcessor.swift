@@ -27,6 +27,8 @@ public final class JobProcessor: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
     let metrics = WorkerMetrics()
+    /// Outcomes of jobs APNs answered whose publications the broker did not confirm (see ``UnsettledOutcomes``).
+    let unsettled = UnsettledOutcomes()
     /// Called when the broker refused a publication because its exchange does not exist (404): the
     /// service re-declares the topology, when it is allowed to.
     let onMissingExchange: @Sendable () async -> Void
@@ -60,8 +62,12 @@ public final class JobProcessor: Sendable {
         switch start(delivery) {
         case .publish(let publications):
             await finish(delivery, with: publications)
+        case .republish(let publications, let key):
+            if await finish(delivery, with: publications) { unsettled.forget(key) } else { unsettled.remember(key, publications) }
         case .send(let pending):
-            await finish(delivery, with: await send(pending))
+            let publications = await send(pending)
+            // APNs has answered: if the broker does not take the outcome, the redelivery must not push again.
+            if await !finish(delivery, with: publications) { unsettled.remember(pending.outcomeKey, publications) }
         }
     }
 

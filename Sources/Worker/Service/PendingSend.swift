@@ -1,3 +1,4 @@
+import AMQP
 import APNsClient
 import APNsCore
 
@@ -13,6 +14,11 @@ final class PendingSend: Sendable {
     /// The credential's configured name: in results, logs and pauses.
     let credentialName: String
     let endpoint: APNsEndpoint
+
+    /// Names this delivery in ``UnsettledOutcomes`` (computed only when its publications fail).
+    var outcomeKey: UnsettledOutcomes.Key {
+        UnsettledOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: context.delivery.message.body)
+    }
 
     init(job: Job, context: ResultContext, credential: APNsCredential, credentialName: String, endpoint: APNsEndpoint) {
         self.job = job

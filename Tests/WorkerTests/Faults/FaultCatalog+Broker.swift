@@ -78,7 +78,8 @@ extension FaultCatalog {
         var scenario = FaultScenario(
             name: "close-connection",
             summary: "3,000 jobs; after 400 requests APNs slows down (2 s per answer) so a full prefetch window is in flight, and `rabbitmqctl close_connection` "
-                + "closes the worker's connection. Results of the jobs in flight cannot be acked any more: the broker redelivers them and they are sent again. "
+                + "closes the worker's connection. The jobs in flight cannot be acked any more and the broker redelivers them; the worker publishes nothing for the old deliveries, "
+                + "and a redelivery publishes the answer APNs gave the first one, unless it overtook it (then it is sent again). "
                 + "The worker reconnects and finishes; duplicates stay within one prefetch window (200).",
             jobs: FaultJob.alerts("close", count: 3000)
         )
