@@ -13,7 +13,7 @@ struct AMQPReconnectTests {
         return client.generation >= generation
     }
 
-    @Test("a connection closed by the broker: reconnect, consumer resumes, unacked redelivered, in-flight publishes fail, old acks dropped")
+    @Test("a connection closed by the broker: reconnect, consumer resumes, unacked redelivered, in-flight publishes fail, old acks dropped", .timeLimit(.minutes(2)))
     func forcedClose() async throws {
         let name = TestBroker.uniqueName("reconnect")
         var options = TestBroker.options(name: name)
@@ -58,9 +58,10 @@ struct AMQPReconnectTests {
         await publishers.value
         let codes = load.failures.withLock { $0 }
         // Whether a publish is still awaiting its confirm at the instant the broker closes is a race
-        // (rabbitmqctl takes about a second, and the broker may settle confirms first), so the test
-        // requires only that every failure says "not confirmed": outcome unknown, or never sent.
-        #expect(!codes.isEmpty, "publishing across the drop must fail at least once")
+        // (rabbitmqctl takes about a second, the broker may settle every confirm before its close, and
+        // the client may reconnect before the next publish), so the test requires only that every
+        // failure says "not confirmed" (outcome unknown, or never sent) and that no publisher hung:
+        // `publishers.value` above returned.
         #expect(codes.allSatisfy { $0 == .connectionLost || $0 == .notConnected }, "\(codes)")
 
         let redelivered = await inbox.take(3)
