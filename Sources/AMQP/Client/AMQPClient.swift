@@ -105,14 +105,13 @@ public final class AMQPClient: Sendable {
     }
 
     /// Acknowledges a delivery; silently dropped if it came from an older connection generation.
-    /// Returns once the ack is queued for the connection thread, ahead of anything submitted after it.
     public func ack(_ delivery: AMQPDelivery) async {
-        settle(delivery, .ack)
+        await settle(delivery, .ack)
     }
 
     /// Rejects a delivery (back to the queue, or dropped / dead-lettered); dropped for an old generation.
     public func reject(_ delivery: AMQPDelivery, requeue: Bool) async {
-        settle(delivery, .reject(requeue: requeue))
+        await settle(delivery, .reject(requeue: requeue))
     }
 
     /// `basic.cancel`, waiting for cancel-ok: no new deliveries after it returns, and the stream finishes.
@@ -144,11 +143,9 @@ public final class AMQPClient: Sendable {
         try await withCheckedThrowingContinuation { submit(.topology(request, $0)) }
     }
 
-    private func settle(_ delivery: AMQPDelivery, _ kind: Settlement.Kind) {
-        // Handed to the connection thread without waiting for it: resuming a waiting task is a thread
-        // hop per job, and there is nothing to report (a settlement that cannot be sent is void anyway,
-        // its delivery goes back to the queue with its connection).
-        submit(.settle(Settlement(deliveryTag: delivery.deliveryTag, generation: delivery.generation, kind: kind)))
+    private func settle(_ delivery: AMQPDelivery, _ kind: Settlement.Kind) async {
+        let settlement = Settlement(deliveryTag: delivery.deliveryTag, generation: delivery.generation, kind: kind)
+        await withCheckedContinuation { submit(.settle(settlement, $0)) }
     }
 
     private func submit(_ command: ClientCommand) {

@@ -1,8 +1,7 @@
 /// Work handed from any task to the connection thread, with the continuation that reports back.
 enum ClientCommand: Sendable {
     case publish(PublishRequest, CheckedContinuation<AMQPPublishOutcome, any Error>)
-    /// Nobody waits for an ack or reject: the mailbox keeps order, so a later close still finds it sent.
-    case settle(Settlement)
+    case settle(Settlement, CheckedContinuation<Void, Never>)
     case topology(TopologyRequest, CheckedContinuation<Void, any Error>)
     case consume(ConsumeRequest, CheckedContinuation<Void, any Error>)
     case cancelConsuming(CheckedContinuation<Void, Never>)
@@ -29,7 +28,7 @@ enum ClientCommand: Sendable {
     func fail(_ error: AMQPError) {
         switch self {
         case .publish(_, let continuation): continuation.resume(throwing: error)
-        case .settle: break
+        case .settle(_, let continuation): continuation.resume()
         case .topology(_, let continuation): continuation.resume(throwing: error)
         case .consume(let request, let continuation):
             request.stream.finish()

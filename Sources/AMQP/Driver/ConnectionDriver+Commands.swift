@@ -6,8 +6,9 @@ extension ConnectionDriver {
         switch command {
         case .publish(let request, let continuation):
             publish(request, continuation)
-        case .settle(let settlement):
+        case .settle(let settlement, let continuation):
             settle(settlement)
+            continuation.resume()
         case .topology(let request, let continuation):
             continuation.resume(with: Result { () throws(AMQPError) in try runTopology(request) })
         case .consume(let request, let continuation):
