@@ -39,15 +39,6 @@ final class MockProcess {
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
     }
 
-    /// Peak resident memory of the mock, in MiB (from /proc).
-    var peakRSSMiB: Double? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes / 1024
-    }
-
     func stop() {
         guard process.isRunning else { return }
         process.terminate()

@@ -24,13 +24,13 @@ struct WorkerBenchmark {
         /// Starts counting `pids` under `name` (their CPU so far is subtracted).
         mutating func start(_ name: String, pids: [Int32]) {
             self.pids[name] = pids
-            started[name] = pids.compactMap(ProcessCPU.seconds).reduce(0, +)
+            started[name] = pids.compactMap(ProcFS.cpuSeconds).reduce(0, +)
         }
 
         /// Microseconds of CPU per job since `start`, by name.
         func perJob(_ jobs: Int) -> [String: Double] {
             pids.reduce(into: [:]) { result, entry in
-                let used = entry.value.compactMap(ProcessCPU.seconds).reduce(0, +) - (started[entry.key] ?? 0)
+                let used = entry.value.compactMap(ProcFS.cpuSeconds).reduce(0, +) - (started[entry.key] ?? 0)
                 result[entry.key] = used * 1e6 / Double(jobs)
             }
         }
@@ -46,7 +46,7 @@ struct WorkerBenchmark {
         let started = ContinuousClock.now
         let processes = try (0..<workers).map { _ in try WorkerProcess(settings: environment.settings, metricsPort: Int.random(in: 20_000..<40_000)) }
         var cpu = CPUMeter()
-        cpu.start("broker", pids: ProcessCPU.brokerPID.map { [$0] } ?? [])
+        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
         cpu.start("worker", pids: processes.map(\.process.processIdentifier))
         cpu.start("mock", pids: [environment.mock.process.processIdentifier])
         var peak = 0.0
@@ -70,23 +70,16 @@ struct WorkerBenchmark {
         let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
         let client = try await environment.client("limit")
         try await JobLoader.load(count, into: client, topology: environment.settings.topology)
-        let result = [UInt8](repeating: UInt8(ascii: "r"), count: 420)
         let started = ContinuousClock.now
         var cpu = CPUMeter()
-        cpu.start("broker", pids: ProcessCPU.brokerPID.map { [$0] } ?? [])
+        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
         cpu.start("limit loop", pids: [getpid()])
         let deliveries = try await client.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
         let topology = environment.settings.topology
         await withTaskGroup(of: Void.self) { group in
             var seen = 0
             for await delivery in deliveries {
-                group.addTask {
-                    var properties = AMQPProperties()
-                    properties.contentType = "application/json"
-                    properties.persistent = true
-                    let outcome = try? await client.publish(exchange: topology.resultsExchange, routingKey: "result.delivered", message: AMQPMessage(body: result, properties: properties), mandatory: true)
-                    if outcome == .confirmed { await client.ack(delivery) }
-                }
+                group.addTask { await Self.answerLikeTheLimit(delivery, on: client, topology: topology) }
                 seen += 1
                 if seen == count { break }
             }
@@ -99,6 +92,20 @@ struct WorkerBenchmark {
         return Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
     }
 
+    /// What the limit loop does with each delivery: a same-sized result (420 bytes, persistent JSON)
+    /// published with confirm, then the ack.
+    static func answerLikeTheLimit(_ delivery: AMQPDelivery, on client: AMQPClient, topology: TopologySection) async {
+        var properties = AMQPProperties()
+        properties.contentType = "application/json"
+        properties.persistent = true
+        let result = AMQPMessage(body: Self.limitResult, properties: properties)
+        if (try? await client.publish(exchange: topology.resultsExchange, routingKey: "result.delivered", message: result, mandatory: true)) == .confirmed {
+            await client.ack(delivery)
+        }
+    }
+
+    private static let limitResult = [UInt8](repeating: UInt8(ascii: "r"), count: 420)
+
     struct Latency: Codable {
         let offeredRate: Double
         let jobs: Int
@@ -107,6 +114,18 @@ struct WorkerBenchmark {
         let p999: Double
         /// Sorted latencies in milliseconds, for the CDF plot (downsampled).
         let samples: [Double]
+
+        /// The percentiles and CDF samples of `latencies` (milliseconds, any order).
+        init(offeredRate: Double, latencies: [Double]) {
+            let sorted = latencies.sorted()
+            func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            self.offeredRate = offeredRate
+            jobs = sorted.count
+            p50 = percentile(0.5)
+            p99 = percentile(0.99)
+            p999 = percentile(0.999)
+            samples = stride(from: 0, to: sorted.count, by: max(1, sorted.count / 500)).map { sorted[$0] }
+        }
     }
 
     /// Publishes at `rate` jobs/s for `seconds` to a running worker, and reads every result's
@@ -135,13 +154,7 @@ struct WorkerBenchmark {
         await client.close()
         worker.stop()
         await environment.tearDown()
-        let sorted = latencies.sorted()
-        func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        let step = max(1, sorted.count / 500)
-        return Latency(
-            offeredRate: rate, jobs: sorted.count, p50: percentile(0.5), p99: percentile(0.99), p999: percentile(0.999),
-            samples: stride(from: 0, to: sorted.count, by: step).map { sorted[$0] }
-        )
+        return Latency(offeredRate: rate, latencies: latencies)
     }
 }
 
@@ -163,29 +176,19 @@ extension WorkerBenchmark {
                     if case .int(let stamp)? = delivery.message.properties.headers["published-at"] {
                         latencies.append(Date().timeIntervalSince1970 * 1000 - Double(stamp))
                     }
-                    group.addTask {
-                        let result = AMQPMessage(body: [UInt8](repeating: UInt8(ascii: "r"), count: 420), properties: AMQPProperties())
-                        if (try? await consumer.publish(exchange: topology.resultsExchange, routingKey: "result.delivered", message: result, mandatory: true)) == .confirmed {
-                            await consumer.ack(delivery)
-                        }
-                    }
+                    group.addTask { await Self.answerLikeTheLimit(delivery, on: consumer, topology: topology) }
                     if latencies.count >= total { break }
                 }
                 return latencies
             }
         }
         try await JobLoader.publishSteadily(total, rate: rate, into: publisher, topology: topology)
-        let sorted = await collector.value.sorted()
+        let latencies = await collector.value
         await consumer.cancelConsuming()
         await consumer.close()
         await publisher.close()
         await environment.tearDown()
-        func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        let step = max(1, sorted.count / 500)
-        return Latency(
-            offeredRate: rate, jobs: sorted.count, p50: percentile(0.5), p99: percentile(0.99), p999: percentile(0.999),
-            samples: stride(from: 0, to: sorted.count, by: step).map { sorted[$0] }
-        )
+        return Latency(offeredRate: rate, latencies: latencies)
     }
 }
 

@@ -34,13 +34,7 @@ final class WorkerProcess {
     }
 
     /// Peak resident memory so far, in MiB.
-    var peakRSSMiB: Double? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes / 1024
-    }
+    var peakRSSMiB: Double? { ProcFS.peakRSSMiB(pid: process.processIdentifier) }
 
     func stop() {
         process.interrupt()

@@ -1,10 +1,10 @@
 import Foundation
 
-/// CPU time (user + system) of another process, from `/proc/PID/stat`: how the benchmark splits a
-/// run's CPU between the broker, the worker and the mock APNs that share the machine's cores.
-enum ProcessCPU {
-    /// Seconds of CPU `pid` has used so far, or nil once it is gone.
-    static func seconds(pid: Int32) -> Double? {
+/// What `/proc` says of the other processes of a run (the broker, the worker, the mock APNs): CPU
+/// time, to split the machine's cores between them, and peak memory.
+enum ProcFS {
+    /// Seconds of CPU (user + system) `pid` has used so far, or nil once it is gone.
+    static func cpuSeconds(pid: Int32) -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let afterName = stat.lastIndex(of: ")")
         else { return nil }
@@ -12,6 +12,15 @@ enum ProcessCPU {
         let fields = stat[stat.index(after: afterName)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Peak resident memory of `pid` so far (`VmHWM`), in MiB, or nil once it is gone.
+    static func peakRSSMiB(pid: Int32) -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes / 1024
     }
 
     /// The test broker's Erlang VM (read only: the benchmark never signals it), found by the pid file
