@@ -13,17 +13,9 @@ public enum RabbitMQControl {
     /// Runs `scripts/rabbitmq.sh ctl ARGS…` and returns its standard output.
     public static func run(_ arguments: [String]) throws -> String {
         let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq.sh")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, "ctl"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ControlError("rabbitmqctl \(arguments) exited with \(process.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
+        let (status, output) = try CommandOutput.run("/bin/bash", [script.path, "ctl"] + arguments)
+        guard status == 0 else { throw ControlError("rabbitmqctl \(arguments) exited with \(status)") }
+        return output
     }
 
     struct ControlError: Error, CustomStringConvertible {

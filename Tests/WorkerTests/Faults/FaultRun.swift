@@ -124,17 +124,9 @@ struct FaultRun: Sendable {
 
     /// A plain GET through curl (the worker's operations port is loopback-only).
     static func get(port: Int, path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sf", "--max-time", "10", "http://127.0.0.1:\(port)\(path)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw HarnessError("GET \(path) on port \(port): curl exited with \(process.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
+        let (status, output) = try CommandOutput.run("/usr/bin/curl", ["-sf", "--max-time", "10", "http://127.0.0.1:\(port)\(path)"])
+        guard status == 0 else { throw HarnessError("GET \(path) on port \(port): curl exited with \(status)") }
+        return output
     }
 
     /// A TCP port nobody listens on right now (the kernel's pick for an ephemeral bind).

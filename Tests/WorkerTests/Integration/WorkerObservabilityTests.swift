@@ -76,15 +76,7 @@ struct WorkerObservabilityTests {
 
     /// A plain HTTP/1.1 GET through curl (the endpoint is loopback-only here).
     func http(port: Int, path: String) throws -> (status: Int, body: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let text = try CommandOutput.run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]).output
         let status = Int(text.split(separator: "\n").last ?? "") ?? 0
         return (status, String(text.dropLast(String(status).count + 1)))
     }
