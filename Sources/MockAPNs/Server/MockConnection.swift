@@ -112,8 +112,7 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
         var body: [UInt8] = []
         switch verdict {
         case .accept:
-            let device = request.path.map { String($0.dropFirst("/3/device/".count)) } ?? ""
-            server.recorder.recordAccepted(apnsID: apnsID, device: device)
+            server.recorder.recordAccepted(apnsID: apnsID)
             if server.configuration.apns.environment == .development {
                 // Not Foundation's UUID(): it opens /dev/urandom for every identifier.
                 headers.append(HTTP2Header("apns-unique-id", APNsID.random().description))
