@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
 /// The `apns-id` header: a canonical, lowercase UUID (8-4-4-4-12 hex digits) naming one notification.
 public struct APNsID: Hashable, Sendable, CustomStringConvertible {
     public let value: String
@@ -40,10 +46,11 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
 
     /// A new random (version 4) identifier.
     public static func random() -> APNsID {
-        // Two 64-bit draws: each draw from the system generator is a `getrandom` system call.
-        var generator = SystemRandomNumberGenerator()
-        let halves = [generator.next(), generator.next()] as [UInt64]
-        return APNsID(bytes: halves.flatMap { half in (0..<8).map { UInt8(truncatingIfNeeded: half >> ($0 * 8)) } }, version: 4)
+        // One 16-byte draw: each draw is a `getrandom` system call, and the standard generator makes
+        // one per 8 bytes. (The mock stamps every accepted push with one.)
+        var bytes = [UInt8](repeating: 0, count: 16)
+        bytes.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
+        return APNsID(bytes: bytes, version: 4)
     }
 
     public var description: String { value }
