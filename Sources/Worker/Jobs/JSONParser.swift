@@ -6,21 +6,32 @@ struct JSONParser {
     struct Failure: Error {}
 
     private let bytes: [UInt8]
+    /// Containers nested deeper than this are checked but not built.
+    private let keptDepth: Int
     private var index = 0
     private var depth = 0
 
     /// Parses a whole document; anything but whitespace after the value is an error.
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    ///
+    /// Containers nested deeper than `keptDepth` (the document's own object or array is depth 1) are
+    /// checked as strictly as the rest but come back empty, with nothing in them built: a job's reader
+    /// needs only its top-level fields, and building its notification payload's dictionaries and
+    /// strings cost more than everything else the parser does.
+    static func parse(_ bytes: [UInt8], keptDepth: Int = .max) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, keptDepth: keptDepth)
         let value = try parser.value()
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw Failure() }
         return value
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], keptDepth: Int) {
         self.bytes = bytes
+        self.keptDepth = keptDepth
     }
+
+    /// Whether values in the current container are built.
+    private var keeping: Bool { depth <= keptDepth }
 
     private mutating func value() throws(Failure) -> JSONValue {
         skipWhitespace()
@@ -28,20 +39,21 @@ struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
-        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "\""): return .string(try string(building: keeping))
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        default: return try number()
+        default: return try number(converting: keeping)
         }
     }
 
     private mutating func object() throws(Failure) -> JSONValue {
         try enter()
+        let keep = keeping
         index += 1
         var members: [String: JSONValue] = [:]
         // A job has about ten keys: growing from empty would rehash the dictionary four times.
-        members.reserveCapacity(12)
+        if keep { members.reserveCapacity(12) }
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
@@ -51,11 +63,12 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw Failure() }
-            let key = try string()
+            let key = try string(building: keep)
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw Failure() }
             index += 1
-            members[key] = try value()
+            let member = try value()
+            if keep { members[key] = member }
             skipWhitespace()
             guard index < bytes.count else { throw Failure() }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -68,6 +81,7 @@ struct JSONParser {
 
     private mutating func array() throws(Failure) -> JSONValue {
         try enter()
+        let keep = keeping
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -77,7 +91,8 @@ struct JSONParser {
             return .array(elements)
         }
         while true {
-            elements.append(try value())
+            let element = try value()
+            if keep { elements.append(element) }
             skipWhitespace()
             guard index < bytes.count else { throw Failure() }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -88,14 +103,15 @@ struct JSONParser {
         }
     }
 
-    private mutating func string() throws(Failure) -> String {
+    /// A string's text; checked but not built (empty) unless `building`.
+    private mutating func string(building: Bool) throws(Failure) -> String {
         index += 1  // the opening quote
         var scalars: [UInt8] = []
         let start = index
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = scalars.isEmpty ? String(decoding: bytes[start..<index], as: UTF8.self) : String(decoding: scalars, as: UTF8.self)
+                let text = !building ? "" : scalars.isEmpty ? String(decoding: bytes[start..<index], as: UTF8.self) : String(decoding: scalars, as: UTF8.self)
                 index += 1
                 return text
             }
@@ -150,7 +166,8 @@ struct JSONParser {
         return value
     }
 
-    private mutating func number() throws(Failure) -> JSONValue {
+    /// A number; checked but left as 0 unless `converting`.
+    private mutating func number(converting: Bool) throws(Failure) -> JSONValue {
         let start = index
         if peek(UInt8(ascii: "-")) { index += 1 }
         guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { throw Failure() }
@@ -170,6 +187,7 @@ struct JSONParser {
             guard digitFollows() else { throw Failure() }
             skipDigits()
         }
+        guard converting else { return .integer(0) }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if integral, let value = Int64(text) { return .integer(value) }
         guard let value = Double(text) else { throw Failure() }

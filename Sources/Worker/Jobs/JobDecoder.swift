@@ -7,7 +7,7 @@ import TLS
 /// Unknown fields are ignored, so producers can add their own.
 public enum JobDecoder {
     public static func decode(_ envelope: JobEnvelope) -> Result<Job, JobError> {
-        guard let document = try? JSONParser.parse(envelope.body), case .object(let fields) = document
+        guard let document = try? JSONParser.parse(envelope.body, keptDepth: 1), case .object(let fields) = document
         else {
             return .failure(JobError(code: JobError.invalidJSON, detail: "the body is not a JSON object", jobID: envelope.messageID))
         }

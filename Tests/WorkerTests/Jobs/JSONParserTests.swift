@@ -40,6 +40,19 @@ struct JSONParserTests {
         #expect(parse(String(repeating: "[", count: 65) + String(repeating: "]", count: 65)) == nil)
     }
 
+    @Test("containers below the kept depth are checked just as strictly but come back empty")
+    func keptDepth() {
+        let document = #"{"id":"j","n":2,"payload":{"aps":{"alert":"hi","badge":3}},"list":[1,{"x":"y"}]}"#
+        #expect((try? JSONParser.parse(Array(document.utf8), keptDepth: 1)) == .object([
+            "id": .string("j"), "n": .integer(2), "payload": .object([:]), "list": .array([]),
+        ]))
+        for text in ["{\"payload\":{\"alert\":\"tab\there\"}}", #"{"payload":{"a":01}}"#, #"{"payload":{"a":[1,]}}"#, #"{"payload":{"a":"\ud800"}}"#] {
+            #expect((try? JSONParser.parse(Array(text.utf8), keptDepth: 1)) == nil, "\(text)")
+        }
+        let deep = #"{"a":"# + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "}"
+        #expect((try? JSONParser.parse(Array(deep.utf8), keptDepth: 1)) == nil, "the nesting limit still holds")
+    }
+
     @Test("agrees with Foundation on what is valid, for a corpus of documents")
     func agreesWithFoundation() throws {
         let corpus = [
