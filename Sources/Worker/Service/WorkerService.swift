@@ -69,35 +69,28 @@ public final class WorkerService: Service {
             "queue": "\(settings.topology.jobsQueue)", "prefetch": "\(settings.worker.prefetch)",
             "concurrency": "\(slots.limit)", "worker": "\(settings.worker.name)",
         ])
-        let (intake, door) = AsyncStream.makeStream(of: AMQPDelivery.self)
-        // Relays deliveries while the door is open; once it closes (shutdown), what still arrives goes back.
-        let relay = Task { [amqp] in
-            for await delivery in deliveries {
-                if case .terminated = door.yield(delivery) { await amqp.reject(delivery, requeue: true) }
-            }
-        }
         try await withGracefulShutdownHandler {
-            try await process(intake)
+            try await process(deliveries)
         } onGracefulShutdown: { [self] in
             draining.store(true, ordering: .relaxed)
             slots.close()
+            // Once the broker confirms the cancel, the stream ends after the deliveries already here.
             Task { [amqp, logger] in
                 logger.notice("draining: cancelling the consumer")
                 await amqp.cancelConsuming()
-                door.finish()
             }
         }
         logger.notice("worker drained; closing")
         await amqp.close()
-        relay.cancel()
         apns.shutdown()
     }
 
-    /// Processes every delivery from `intake`, at most ``slots`` at once; when it ends, waits for
-    /// in-flight jobs up to the shutdown timeout, then cancels them (each cancelled job is requeued, not lost).
-    private func process(_ intake: AsyncStream<AMQPDelivery>) async throws {
+    /// Processes every delivery, at most ``slots`` at once; when the stream ends (the consumer was
+    /// cancelled), waits for in-flight jobs up to the shutdown timeout, then cancels them (each cancelled
+    /// job is requeued, not lost).
+    private func process(_ deliveries: AsyncStream<AMQPDelivery>) async throws {
         try await withThrowingDiscardingTaskGroup { group in
-            for await delivery in intake {
+            for await delivery in deliveries {
                 guard await slots.acquire() else {
                     // Draining and every slot taken: a job that never started goes straight back to the
                     // queue (another worker can take it now) rather than waiting here for a slot.
