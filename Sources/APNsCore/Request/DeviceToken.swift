@@ -14,20 +14,34 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible, CustomDe
 
     /// Validates `hex` (either case; surrounding whitespace is not trimmed) and normalises it to lowercase.
     public init(hex: String) throws(NotificationError) {
-        let digits = hex.utf8
-        guard !digits.isEmpty else {
+        // One pass over contiguous bytes, and a lowercased copy only when needed: every job and every
+        // request the mock checks comes through here.
+        var hex = hex
+        let (count, allHex, hasUppercase) = hex.withUTF8 { digits in
+            var allHex = true
+            var hasUppercase = false
+            for byte in digits {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): continue
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): hasUppercase = true
+                default: allHex = false
+                }
+            }
+            return (digits.count, allHex, hasUppercase)
+        }
+        guard count > 0 else {
             throw NotificationError(.badDeviceToken, "the device token is empty")
         }
-        guard digits.allSatisfy(\.isHexDigit) else {
+        guard allHex else {
             throw NotificationError(.badDeviceToken, "the device token has characters other than hexadecimal digits")
         }
-        guard digits.count % 2 == 0 else {
-            throw NotificationError(.badDeviceToken, "the device token has an odd number of hex digits (\(digits.count))")
+        guard count % 2 == 0 else {
+            throw NotificationError(.badDeviceToken, "the device token has an odd number of hex digits (\(count))")
         }
-        guard digits.count / 2 <= Self.maximumByteCount else {
+        guard count / 2 <= Self.maximumByteCount else {
             throw NotificationError(.badDeviceToken, "the device token is longer than \(Self.maximumByteCount) bytes")
         }
-        hexString = hex.lowercased()
+        hexString = hasUppercase ? hex.lowercased() : hex
     }
 
     /// The first eight hex digits and the length: enough to correlate, too little to push to.
@@ -35,12 +49,4 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible, CustomDe
 
     public var description: String { redacted }
     public var debugDescription: String { "DeviceToken(\(redacted))" }
-}
-
-extension UInt8 {
-    var isHexDigit: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
-            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
-    }
 }
