@@ -19,7 +19,7 @@ enum HTTP2Callbacks {
         guard let frame else { return 0 }
         let session = owner(userData)
         let streamID = frame.pointee.hd.stream_id
-        session.streams[streamID, default: HTTP2Session.StreamState()].headers.removeAll()
+        session.streams[streamID, default: HTTP2Session.StreamState()].beginHeaders()
         return 0
     }
 

@@ -19,6 +19,13 @@ public final class HTTP2Session {
         var sentBodyBytes = 0
         var headers: [HTTP2Header] = []
         var body: [UInt8] = []
+
+        /// A new header block: room for an APNs request's dozen fields at once, rather than growing
+        /// the array four times per request.
+        mutating func beginHeaders() {
+            headers.removeAll(keepingCapacity: true)
+            headers.reserveCapacity(12)
+        }
     }
 
     /// - Parameters:
