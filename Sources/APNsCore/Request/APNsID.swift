@@ -53,6 +53,13 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
         return APNsID(bytes: bytes, version: 4)
     }
 
+    /// A new random (version 4) identifier drawn from `generator`: for callers that make many and
+    /// need them unique rather than unpredictable.
+    public static func random(using generator: inout some RandomNumberGenerator) -> APNsID {
+        let (high, low) = (generator.next(), generator.next())
+        return APNsID(bytes: (0..<16).map { UInt8(truncatingIfNeeded: ($0 < 8 ? high : low) >> (($0 % 8) * 8)) }, version: 4)
+    }
+
     public var description: String { value }
 
     private static func isCanonical(_ value: String) -> Bool {

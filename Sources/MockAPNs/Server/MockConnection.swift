@@ -20,6 +20,8 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
     var goAwayLastStreamID: Int32?
     /// The SETTINGS_MAX_CONCURRENT_STREAMS this connection last advertised.
     var advertisedStreams: UInt32 = 1
+    /// Draws the `apns-unique-id`s of this connection's accepted pushes (seeded once from the system).
+    var uniqueIDs = SplitMix64(seed: UInt64.random(in: .min ... .max))
 
     init(server: MockAPNsServer, handler: SecureHTTP2Handler, eventLoop: any EventLoop) {
         self.server = server
@@ -114,8 +116,8 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
         case .accept:
             server.recorder.recordAccepted(apnsID: apnsID)
             if server.configuration.apns.environment == .development {
-                // Not Foundation's UUID(): it opens /dev/urandom for every identifier.
-                headers.append(HTTP2Header("apns-unique-id", APNsID.random().description))
+                // Not Foundation's UUID() (it opens /dev/urandom for every identifier), nor a system draw each.
+                headers.append(HTTP2Header("apns-unique-id", APNsID.random(using: &uniqueIDs).description))
             }
             if advertisedStreams != server.configuration.apns.maxConcurrentStreams { advertise(server.configuration.apns.maxConcurrentStreams) }
         case .reject(let status, let reason, let timestamp):

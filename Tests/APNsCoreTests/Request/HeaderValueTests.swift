@@ -32,8 +32,9 @@ struct HeaderValueTests {
 
     @Test("random apns-ids are canonical version-4 UUIDs and distinct")
     func randomIDs() throws {
-        let ids = (0..<100).map { _ in APNsID.random() }
-        #expect(Set(ids).count == 100)
+        var generator = SystemRandomNumberGenerator()
+        let ids = (0..<100).map { _ in APNsID.random() } + (0..<100).map { _ in APNsID.random(using: &generator) }
+        #expect(Set(ids).count == 200)
         for id in ids {
             #expect(try APNsID(id.value) == id)
             #expect(Array(id.value.utf8)[14] == UInt8(ascii: "4"))
