@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MockAPNs
+import NIOCore
 import TLS
 
 /// `mock-apns`: the mock APNs server as its own process (test-only; listens on loopback by default).
@@ -39,8 +40,15 @@ struct MockAPNsCommand: AsyncParsableCommand {
     @Option(help: "Faults to start with, as MockFaults JSON.") var faults: String?
     @Flag(help: "Judge token ages on a clock that only /_mock/clock moves.") var manualClock = false
     @Flag(help: "Log each connection event.") var verbose = false
+    @Option(help: "Event-loop threads (default: one per core). Benchmarks use 1, so the stand-in for Apple's servers takes less of the cores it shares with what is measured.")
+    var threads: Int?
 
     func run() async throws {
+        if let threads {
+            guard threads > 0 else { throw ValidationError("--threads must be at least 1") }
+            // Read once, when the server first uses the shared event-loop group.
+            NIOSingletons.groupLoopCountSuggestion = threads
+        }
         var logger = Logger(label: "mock-apns")
         logger.logLevel = verbose ? .debug : .warning
         var configuration = MockServerConfiguration(
