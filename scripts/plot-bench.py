@@ -23,6 +23,9 @@ for connections in sorted({run["connections"] for run in worker["sweep"]}):
 if worker.get("brokerLimit"):
     limit = worker["brokerLimit"]["jobs"] / worker["brokerLimit"]["seconds"]
     plt.axhline(limit, linestyle="--", color="grey", label="broker limit")
+if worker.get("ceiling"):
+    ceiling = worker["ceiling"]["jobs"] / worker["ceiling"]["seconds"]
+    plt.axhline(ceiling, linestyle=":", color="black", label="ceiling (limit + HTTP/2 exchange)")
 plt.xscale("log")
 plt.xlabel("prefetch (jobs in flight)")
 plt.ylabel("jobs/s")

@@ -5,7 +5,7 @@ import Foundation
 ///   apns-bench jwt [--batches N] [--per-batch N]
 ///   apns-bench client [--count N] [--streams N] [--rounds N]
 ///   apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
-///   apns-bench throughput [--count N] [--prefetch P] [--connections C]
+///   apns-bench throughput [--count N] [--prefetch P] [--connections C] [--with-ceiling]
 ///   apns-bench memory [--in-flight N] [--connections C]
 ///   apns-bench latency [--rate R] [--seconds S] [--prefetch P]
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -42,9 +42,15 @@ case "throughput":
     let prefetch = Int(option("--prefetch", default: "500"))!
     let bench = WorkerBenchmark()
     let limit = try await bench.brokerLimit(count: count, prefetch: prefetch)
-    let worker = try await bench.throughput(count: count, prefetch: prefetch, connections: Int(option("--connections", default: "2"))!)
+    let connections = Int(option("--connections", default: "2"))!
+    let worker = try await bench.throughput(count: count, prefetch: prefetch, connections: connections)
     print(String(format: "broker limit %.0f jobs/s, worker %.0f jobs/s (peak RSS %.0f MiB): worker ÷ limit = %.2f", limit.rate, worker.rate, worker.peakRSSMiB ?? 0, worker.rate / limit.rate))
     print("CPU µs per job, limit run: \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); worker run: \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
+    if arguments.contains("--with-ceiling") {
+        let ceiling = try await bench.ceiling(count: count, prefetch: prefetch, connections: connections)
+        print(String(format: "ceiling (limit loop + one HTTP/2 exchange per job) %.0f jobs/s: ceiling ÷ limit = %.2f, worker ÷ ceiling = %.2f", ceiling.rate, ceiling.rate / limit.rate, worker.rate / ceiling.rate))
+        print("CPU µs per job, ceiling run: \(WorkerBenchmark.describe(ceiling.cpuMicrosecondsPerJob))")
+    }
 case "latency":
     // One fixed offered load alone: enqueue → result percentiles.
     let run = try await WorkerBenchmark().latency(

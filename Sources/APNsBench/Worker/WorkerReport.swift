@@ -7,7 +7,9 @@ struct WorkerReport: Codable {
     /// The round whose ratio is the median: its limit and worker runs.
     var brokerLimit: WorkerBenchmark.Throughput?
     var worker: WorkerBenchmark.Throughput?
-    /// Every round: the limit, then the worker, on the same number of jobs.
+    /// The round whose ratio is the median: its ceiling run.
+    var ceiling: WorkerBenchmark.Throughput?
+    /// Every round: the limit, the ceiling, then the worker, on the same number of jobs.
     var rounds: [Round] = []
     var sweep: [Sweep] = []
     var scaleOut: [ScaleOut] = []
@@ -22,6 +24,8 @@ struct WorkerReport: Codable {
 
     struct Round: Codable {
         let limit: WorkerBenchmark.Throughput
+        /// The limit loop plus one HTTP/2 exchange per job with the mock: what any worker could reach here.
+        let ceiling: WorkerBenchmark.Throughput
         let worker: WorkerBenchmark.Throughput
         var ratio: Double { worker.rate / limit.rate }
     }
@@ -43,17 +47,19 @@ struct WorkerReport: Codable {
         func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         say("end-to-end: \(jobs) jobs pre-loaded, prefetch 500, 2 APNs connections, mock APNs and RabbitMQ on the same 2 cores; \(rounds) rounds")
         for round in 1...rounds {
-            // Limit and worker back to back, so both see the same moment of a noisy machine.
+            // Limit, ceiling and worker back to back, so all three see the same moment of a noisy machine.
             let limit = try await bench.brokerLimit(count: jobs, prefetch: 500)
+            let ceiling = try await bench.ceiling(count: jobs, prefetch: 500, connections: 2)
             let worker = try await bench.throughput(count: jobs, prefetch: 500, connections: 2)
-            report.rounds.append(Round(limit: limit, worker: worker))
-            say(String(format: "  round %d: broker limit %.0f jobs/s, worker %.0f jobs/s (peak RSS %.0f MiB): worker ÷ limit = %.2f", round, limit.rate, worker.rate, worker.peakRSSMiB ?? 0, worker.rate / limit.rate))
-            say("    CPU µs per job: limit run \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); worker run \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
+            report.rounds.append(Round(limit: limit, ceiling: ceiling, worker: worker))
+            say(String(format: "  round %d: broker limit %.0f jobs/s, ceiling %.0f jobs/s, worker %.0f jobs/s (peak RSS %.0f MiB): worker ÷ limit = %.2f, ceiling ÷ limit = %.2f, worker ÷ ceiling = %.2f", round, limit.rate, ceiling.rate, worker.rate, worker.peakRSSMiB ?? 0, worker.rate / limit.rate, ceiling.rate / limit.rate, worker.rate / ceiling.rate))
+            say("    CPU µs per job: limit run \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); ceiling run \(WorkerBenchmark.describe(ceiling.cpuMicrosecondsPerJob)); worker run \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
         }
         let median = report.rounds.sorted { $0.ratio < $1.ratio }[report.rounds.count / 2]
         report.brokerLimit = median.limit
+        report.ceiling = median.ceiling
         report.worker = median.worker
-        say(String(format: "  median round: worker ÷ limit = %.2f (target ≥ 0.80)", median.ratio))
+        say(String(format: "  median round: worker ÷ limit = %.2f (target ≥ 0.80); that round's ceiling ÷ limit = %.2f, worker ÷ ceiling = %.2f", median.ratio, median.ceiling.rate / median.limit.rate, median.worker.rate / median.ceiling.rate))
 
         say("throughput vs prefetch and connections (\(sweepJobs) jobs each):")
         for connections in [1, 2, 4] {

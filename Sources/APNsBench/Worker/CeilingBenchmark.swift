@@ -1,0 +1,67 @@
+import AMQP
+import APNsClient
+import APNsCore
+import Foundation
+import Logging
+import TLS
+import WorkerConfiguration
+
+/// The most any worker could do on this machine: the limit loop plus one HTTP/2 request per job to the
+/// mock APNs, through the same client and connections as the worker, with nothing decoded, checked
+/// or built. The same processes share the cores as in the worker run (broker, mock, one client), so
+/// ceiling ÷ limit is what the mock and the HTTP/2 exchange alone leave of the broker's limit, and
+/// worker ÷ ceiling is the share of that the worker keeps.
+extension WorkerBenchmark {
+    func ceiling(count: Int, prefetch: Int, connections: Int) async throws -> Throughput {
+        let environment = try BenchEnvironment(prefetch: prefetch, connections: connections)
+        let amqp = try await environment.client("ceiling")
+        try await JobLoader.load(count, into: amqp, topology: environment.settings.topology)
+        var logger = Logger(label: "ceiling")
+        logger.logLevel = .error
+        let apns = APNsClient(configuration: environment.settings.clientConfiguration, logger: logger)
+        defer { apns.shutdown() }
+        let credential = try Self.benchCredential()
+        let endpoint = APNsEndpoint(host: "localhost", port: environment.mock.port)
+        // One request for every job: a realistic alert to a fixed device, so only the exchange is measured.
+        let request = try NotificationRequest(
+            deviceToken: DeviceToken(hex: String(repeating: "ab", count: 32)), topic: "com.example.app", apnsID: nil,
+            payload: Array(#"{"aps":{"alert":{"title":"Your order has shipped","body":"Order #1 is on its way and should arrive on Thursday. Tap to follow it on the map."},"badge":3,"sound":"default","thread-id":"orders"},"order_id":"1"}"#.utf8)
+        )
+        // Opens the connections and ramps their stream limits, as the worker's first jobs do.
+        for _ in 0..<(connections * 4) { _ = try await apns.send(request, credential: credential, endpoint: endpoint) }
+
+        let started = ContinuousClock.now
+        var cpu = CPUMeter()
+        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
+        cpu.start("ceiling loop", pids: [getpid()])
+        cpu.start("mock", pids: [environment.mock.process.processIdentifier])
+        let deliveries = try await amqp.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
+        let topology = environment.settings.topology
+        await withTaskGroup(of: Void.self) { group in
+            var seen = 0
+            for await delivery in deliveries {
+                group.addTask {
+                    _ = try? await apns.send(request, credential: credential, endpoint: endpoint)
+                    await Self.answerLikeTheLimit(delivery, on: amqp, topology: topology)
+                }
+                seen += 1
+                if seen == count { break }
+            }
+        }
+        let seconds = (ContinuousClock.now - started).seconds
+        let cpuPerJob = cpu.perJob(count)
+        await amqp.cancelConsuming()
+        await amqp.close()
+        await environment.tearDown()
+        return Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
+    }
+
+    /// The test key the worker's bench configuration names too.
+    private static func benchCredential() throws -> APNsCredential {
+        let key = try ES256PrivateKey(pemRepresentation: String(contentsOfFile: "Tests/Fixtures/keys/AuthKey_TESTKEY001.p8", encoding: .utf8))
+        return APNsCredential(
+            name: "bench",
+            authentication: .token(ProviderTokenSource(signer: try ProviderTokenSigner(teamID: "TEAMID0001", keyID: "TESTKEY001", key: key), policy: try ProviderTokenPolicy()))
+        )
+    }
+}
