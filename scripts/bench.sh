@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark, figures only (never pass/fail). Writes docs/benchmarks/*.json, the
-# PNG plots, and regenerates docs/benchmarks.md. Takes about 10 minutes on 2 cores.
+# PNG plots, and regenerates docs/benchmarks.md. Takes about 12 minutes on 2 cores.
 #   JOBS=200000 CLIENT_COUNT=200000 scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

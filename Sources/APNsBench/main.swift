@@ -31,7 +31,7 @@ case "client":
 case "worker":
     try await WorkerReport.run(
         jobs: Int(option("--count", default: "200000"))!,
-        rounds: Int(option("--rounds", default: "3"))!,
+        rounds: Int(option("--rounds", default: "5"))!,
         sweepJobs: Int(option("--sweep-count", default: "40000"))!,
         latencySeconds: Double(option("--latency-seconds", default: "15"))!,
         output: option("--output", default: "docs/benchmarks")

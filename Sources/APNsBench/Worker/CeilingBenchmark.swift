@@ -37,7 +37,7 @@ extension WorkerBenchmark {
         cpu.start("mock", pids: [environment.mock.process.processIdentifier])
         let deliveries = try await amqp.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
         let topology = environment.settings.topology
-        await withTaskGroup(of: Void.self) { group in
+        await withDiscardingTaskGroup { group in
             var seen = 0
             for await delivery in deliveries {
                 group.addTask {

@@ -76,7 +76,7 @@ struct WorkerBenchmark {
         cpu.start("limit loop", pids: [getpid()])
         let deliveries = try await client.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
         let topology = environment.settings.topology
-        await withTaskGroup(of: Void.self) { group in
+        await withDiscardingTaskGroup { group in
             var seen = 0
             for await delivery in deliveries {
                 group.addTask { await Self.answerLikeTheLimit(delivery, on: client, topology: topology) }
@@ -170,7 +170,7 @@ extension WorkerBenchmark {
         let total = Int(rate * seconds)
         let deliveries = try await consumer.consume(queue: topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
         let collector = Task {
-            await withTaskGroup(of: Void.self, returning: [Double].self) { group in
+            await withDiscardingTaskGroup(returning: [Double].self) { group in
                 var latencies: [Double] = []
                 for await delivery in deliveries {
                     if case .int(let stamp)? = delivery.message.properties.headers["published-at"] {
