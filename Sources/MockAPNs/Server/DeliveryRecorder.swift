@@ -77,20 +77,11 @@ enum RecordedID: Hashable, CustomStringConvertible {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            guard let nibble = hexValue(byte) else { return nil }
+            guard let nibble = byte.hexDigitValue.map(UInt64.init) else { return nil }
             if digits < 16 { halves.0 = halves.0 << 4 | nibble } else { halves.1 = halves.1 << 4 | nibble }
             digits += 1
         }
         return .uuid(high: halves.0, low: halves.1)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt64? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt64(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt64(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 
     /// The canonical lowercase form (what APNs echoes for a valid id).

@@ -57,19 +57,10 @@ extension JSONScanner {
     private mutating func scanHexQuad() -> UInt32? {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let byte = next, let digit = Self.hexValue(byte) else { return nil }
+            guard let byte = next, let digit = byte.hexDigitValue.map(UInt32.init) else { return nil }
             value = value << 4 | digit
             index += 1
         }
         return value
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 }
