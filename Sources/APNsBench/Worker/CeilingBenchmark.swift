@@ -22,38 +22,21 @@ extension WorkerBenchmark {
         defer { apns.shutdown() }
         let credential = try Self.benchCredential()
         let endpoint = APNsEndpoint(host: "localhost", port: environment.mock.port)
-        // One request for every job: a realistic alert to a fixed device, so only the exchange is measured.
-        let request = try NotificationRequest(
-            deviceToken: DeviceToken(hex: String(repeating: "ab", count: 32)), topic: "com.example.app", apnsID: nil,
-            payload: Array(#"{"aps":{"alert":{"title":"Your order has shipped","body":"Order #1 is on its way and should arrive on Thursday. Tap to follow it on the map."},"badge":3,"sound":"default","thread-id":"orders"},"order_id":"1"}"#.utf8)
-        )
+        // Realistic alerts to a fixed device, each with an apns-id as the worker's requests have, built
+        // before the clock starts so only the exchange is measured.
+        let payload = Array(#"{"aps":{"alert":{"title":"Your order has shipped","body":"Order #1 is on its way and should arrive on Thursday. Tap to follow it on the map."},"badge":3,"sound":"default","thread-id":"orders"},"order_id":"1"}"#.utf8)
+        let requests = try (0..<1_000).map { _ in
+            try NotificationRequest(deviceToken: DeviceToken(hex: String(repeating: "ab", count: 32)), topic: "com.example.app", apnsID: APNsID.random(), payload: payload)
+        }
+        let request = requests[0]
         // Opens the connections and ramps their stream limits, as the worker's first jobs do.
         for _ in 0..<(connections * 4) { _ = try await apns.send(request, credential: credential, endpoint: endpoint) }
 
-        let started = ContinuousClock.now
-        var cpu = CPUMeter()
-        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
-        cpu.start("ceiling loop", pids: [getpid()])
-        cpu.start("mock", pids: [environment.mock.process.processIdentifier])
-        let deliveries = try await amqp.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
         let topology = environment.settings.topology
-        await withDiscardingTaskGroup { group in
-            var seen = 0
-            for await delivery in deliveries {
-                group.addTask {
-                    _ = try? await apns.send(request, credential: credential, endpoint: endpoint)
-                    await Self.answerLikeTheLimit(delivery, on: amqp, topology: topology)
-                }
-                seen += 1
-                if seen == count { break }
-            }
+        return try await Self.answer(count, on: amqp, in: environment, loop: "ceiling loop") { delivery in
+            _ = try? await apns.send(requests[Int(delivery.deliveryTag % 1_000)], credential: credential, endpoint: endpoint)
+            await Self.answerLikeTheLimit(delivery, on: amqp, topology: topology)
         }
-        let seconds = (ContinuousClock.now - started).seconds
-        let cpuPerJob = cpu.perJob(count)
-        await amqp.cancelConsuming()
-        await amqp.close()
-        await environment.tearDown()
-        return Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
     }
 
     /// The test key the worker's bench configuration names too.

@@ -70,16 +70,28 @@ struct WorkerBenchmark {
         let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
         let client = try await environment.client("limit")
         try await JobLoader.load(count, into: client, topology: environment.settings.topology)
+        let topology = environment.settings.topology
+        return try await Self.answer(count, on: client, in: environment, loop: "limit loop") { delivery in
+            await Self.answerLikeTheLimit(delivery, on: client, topology: topology)
+        }
+    }
+
+    /// Consumes the `count` pre-loaded jobs, running `answer` on each concurrently, timed and with the
+    /// CPU per job of the broker, this process (as `loop`) and the mock; then stops and tears down.
+    static func answer(
+        _ count: Int, on client: AMQPClient, in environment: BenchEnvironment, loop: String,
+        _ answer: @escaping @Sendable (AMQPDelivery) async -> Void
+    ) async throws -> Throughput {
         let started = ContinuousClock.now
         var cpu = CPUMeter()
         cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
-        cpu.start("limit loop", pids: [getpid()])
-        let deliveries = try await client.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(prefetch, 65_535)))
-        let topology = environment.settings.topology
+        cpu.start(loop, pids: [getpid()])
+        cpu.start("mock", pids: [environment.mock.process.processIdentifier])  // idle in the limit run
+        let deliveries = try await client.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(environment.settings.worker.prefetch, 65_535)))
         await withDiscardingTaskGroup { group in
             var seen = 0
             for await delivery in deliveries {
-                group.addTask { await Self.answerLikeTheLimit(delivery, on: client, topology: topology) }
+                group.addTask { await answer(delivery) }
                 seen += 1
                 if seen == count { break }
             }
