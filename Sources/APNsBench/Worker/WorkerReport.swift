@@ -59,7 +59,8 @@ struct WorkerReport: Codable {
         report.brokerLimit = median.limit
         report.ceiling = median.ceiling
         report.worker = median.worker
-        say(String(format: "  median round: worker ÷ limit = %.2f (target ≥ 0.80); that round's ceiling ÷ limit = %.2f, worker ÷ ceiling = %.2f", median.ratio, median.ceiling.rate / median.limit.rate, median.worker.rate / median.ceiling.rate))
+        func medianOf(_ ratio: (Round) -> Double) -> Double { report.rounds.map(ratio).sorted()[report.rounds.count / 2] }
+        say(String(format: "  medians over the rounds: worker ÷ limit = %.2f (target ≥ 0.80), ceiling ÷ limit = %.2f, worker ÷ ceiling = %.2f", median.ratio, medianOf { $0.ceiling.rate / $0.limit.rate }, medianOf { $0.worker.rate / $0.ceiling.rate }))
 
         say("throughput vs prefetch and connections (\(sweepJobs) jobs each):")
         for connections in [1, 2, 4] {
