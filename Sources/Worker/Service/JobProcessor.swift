@@ -29,6 +29,8 @@ public final class JobProcessor: Sendable {
     let metrics = WorkerMetrics()
     /// Outcomes of jobs APNs answered whose publications the broker did not confirm (see ``UnsettledOutcomes``).
     let unsettled = UnsettledOutcomes()
+    /// Jobs at APNs now, which their redeliveries wait for (see ``JobsAtAPNs``).
+    let atAPNs = JobsAtAPNs()
     /// Called when the broker refused a publication because its exchange does not exist (404): the
     /// service re-declares the topology, when it is allowed to.
     let onMissingExchange: @Sendable () async -> Void
@@ -59,16 +61,40 @@ public final class JobProcessor: Sendable {
 
     /// Processes one delivery; never throws: every outcome ends in an ack or a requeue.
     public func process(_ delivery: AMQPDelivery) async {
-        switch start(delivery) {
+        guard delivery.generation == broker.generation else {
+            // Its connection closed before the job started: the broker has requeued it already.
+            metrics.superseded.increment()
+            return
+        }
+        var step = start(delivery)
+        if case .send(let pending) = step, delivery.redelivered {
+            step = await afterEarlierDelivery(pending)
+        }
+        switch step {
         case .publish(let publications):
             await finish(delivery, with: publications)
         case .republish(let publications, let key):
             if await finish(delivery, with: publications) { unsettled.forget(key) } else { unsettled.remember(key, publications) }
         case .send(let pending):
+            atAPNs.begin(pending.job.id)
             let publications = await send(pending)
             // APNs has answered: if the broker does not take the outcome, the redelivery must not push again.
             if await !finish(delivery, with: publications) { unsettled.remember(pending.outcomeKey, publications) }
+            atAPNs.end(pending.job.id)
         }
+    }
+
+    /// A redelivered job this process may still have at APNs from its first delivery (the broker
+    /// requeues everything unacked when a connection or channel closes): waits until that delivery's
+    /// outcome is settled, then publishes the outcome it left, if any, instead of pushing again.
+    @inline(never)
+    private func afterEarlierDelivery(_ pending: PendingSend) async -> JobStep {
+        guard await atAPNs.waitUntilSettled(pending.job.id) else { return .send(pending) }
+        let key = pending.outcomeKey
+        guard let outcome = unsettled.outcome(for: key) else { return .send(pending) }
+        metrics.republished.increment()
+        logger.info("redelivered job overtook its first delivery: publishing that delivery's outcome, not pushing again", metadata: ["job": "\(pending.job.id)"])
+        return .republish(outcome, key)
     }
 
     /// Sends the job and turns APNs' answer (or its absence) into what to publish.
