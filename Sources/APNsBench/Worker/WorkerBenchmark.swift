@@ -44,7 +44,7 @@ struct WorkerBenchmark {
         try await JobLoader.load(count, into: loader, topology: environment.settings.topology)
         await loader.close()
         let started = ContinuousClock.now
-        let processes = try (0..<workers).map { _ in try WorkerProcess(settings: environment.settings, metricsPort: Int.random(in: 20_000..<40_000)) }
+        let processes = try (0..<workers).map { _ in try WorkerProcess(settings: environment.settings) }
         var cpu = CPUMeter()
         cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
         cpu.start("worker", pids: processes.map(\.process.processIdentifier))
@@ -54,6 +54,7 @@ struct WorkerBenchmark {
             let acked = processes.reduce(0) { $0 + ($1.acked() ?? 0) }
             peak = max(peak, processes.compactMap(\.peakRSSMiB).max() ?? 0)
             if acked >= count { break }
+            for process in processes { try process.checkRunning() }
             guard ContinuousClock.now - started < .seconds(600) else { throw BenchError("only \(acked) of \(count) jobs done after 10 minutes") }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -145,8 +146,11 @@ struct WorkerBenchmark {
     func latency(rate: Double, seconds: Double, prefetch: Int) async throws -> Latency {
         let environment = try BenchEnvironment(prefetch: prefetch, connections: 2)
         let client = try await environment.client("latency")
-        let worker = try WorkerProcess(settings: environment.settings, metricsPort: Int.random(in: 20_000..<40_000))
-        while worker.acked() == nil { try await Task.sleep(for: .milliseconds(100)) }
+        let worker = try WorkerProcess(settings: environment.settings)
+        while worker.acked() == nil {
+            try worker.checkRunning()
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let total = Int(rate * seconds)
         try await JobLoader.publishSteadily(total, rate: rate, into: client, topology: environment.settings.topology)
         var latencies: [Double] = []

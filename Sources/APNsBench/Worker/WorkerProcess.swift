@@ -6,17 +6,34 @@ import WorkerConfiguration
 final class WorkerProcess {
     let process = Process()
     let metricsPort: Int
+    /// Where the worker's output goes (errors only, by its log level), to explain an early exit.
+    let logFile: URL
 
-    init(settings: WorkerSettings, metricsPort: Int) throws {
+    /// A port for a worker's metrics endpoint, below Linux's ephemeral range (32768–60999) so that it
+    /// never meets the local port of some outgoing connection.
+    static func freeMetricsPort() -> Int { Int.random(in: 20_000..<32_000) }
+
+    init(settings: WorkerSettings, metricsPort: Int = WorkerProcess.freeMetricsPort()) throws {
         self.metricsPort = metricsPort
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-\(UUID().uuidString).yaml")
         try Data(Self.yaml(settings, metricsPort: metricsPort).utf8).write(to: config)
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
         process.arguments = ["run", "--config", config.path]
         process.environment = ProcessInfo.processInfo.environment.merging(["APNS_WORKER__LOG__LEVEL": "error"]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-worker-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = log
+        process.standardError = log
         try process.run()
+    }
+
+    /// Throws, with the end of the worker's output, if the process is gone: a benchmark waiting for its
+    /// acks would otherwise wait until its time limit.
+    func checkRunning() throws {
+        guard !process.isRunning else { return }
+        let output = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        throw BenchError("apns-worker exited early (status \(process.terminationStatus)); its output ends: \(output.suffix(2_000))")
     }
 
     /// Jobs this worker acked so far (its /metrics), or nil while it does not answer yet.
@@ -39,6 +56,7 @@ final class WorkerProcess {
     func stop() {
         process.interrupt()
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: logFile)
     }
 
     static func yaml(_ settings: WorkerSettings, metricsPort: Int) -> String {
