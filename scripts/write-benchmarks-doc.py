@@ -136,7 +136,7 @@ lines += [
     "",
     "| APNs connections | on APNs streams | waiting for a processing slot | worker peak RSS |",
     "|---|---|---|---|",
-    f"| 2 (the default) | 2,000 | 8,000 | **{worker['memory']['peakRSSMiB']:.1f} MiB** (target ≤ 64 MiB) |",
+    f"| 2 (the default) | 2,000 | 8,000 | **{worker['memory']['peakRSSMiB']:.1f} MiB** (target ≤ 64 MB = 61.0 MiB) |",
     f"| 10 | 10,000 | 0 | {worker['memoryAllOnStreams']['peakRSSMiB']:.1f} MiB |",
     "",
     "A job only starts (decoded, a task, an HTTP/2 stream) when one of `worker.max_concurrent_jobs`",

@@ -94,7 +94,7 @@ struct WorkerReport: Codable {
         let slow = ["--faults", #"{"latency":{"fixed":{"milliseconds":2000}}}"#]
         let memory = try await bench.throughput(count: 30_000, prefetch: 10_000, connections: 2, mockArguments: slow)
         report.memory = memory
-        say(String(format: "  2 APNs connections (2,000 on streams, 8,000 waiting for a slot): worker peak RSS %.1f MiB (target ≤ 64 MiB)", memory.peakRSSMiB ?? 0))
+        say(String(format: "  2 APNs connections (2,000 on streams, 8,000 waiting for a slot): worker peak RSS %.1f MiB (target ≤ 64 MB = 61.0 MiB)", memory.peakRSSMiB ?? 0))
         let wide = try await bench.throughput(count: 30_000, prefetch: 10_000, connections: 10, mockArguments: slow)
         report.memoryAllOnStreams = wide
         say(String(format: "  10 APNs connections (all 10,000 on streams): worker peak RSS %.1f MiB", wide.peakRSSMiB ?? 0))
