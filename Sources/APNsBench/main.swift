@@ -1,18 +1,30 @@
 import Foundation
 
 /// `apns-bench`: prints figures; never a pass/fail test. Run from the repository root (it reads the
-/// test fixtures and starts `mock-apns` from the same build folder).
-///   apns-bench jwt [--batches N] [--per-batch N]
-///   apns-bench client [--count N] [--streams N] [--rounds N]
-///   apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
-///   apns-bench throughput [--count N] [--prefetch P] [--connections C] [--with-ceiling]
-///   apns-bench memory [--in-flight N] [--connections C]
-///   apns-bench latency [--rate R] [--seconds S] [--prefetch P]
+/// test fixtures and starts `mock-apns` from the same build folder); `apns-bench --help` lists the
+/// subcommands and their options.
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func option(_ name: String, default value: String) -> String {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return value }
     return arguments[index + 1]
+}
+
+let usage = """
+    usage: apns-bench jwt [--batches N] [--per-batch N]
+           apns-bench client [--count N] [--streams N] [--rounds N]
+           apns-bench client-only --port P [--count N] [--connections C] [--streams N]
+           apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
+           apns-bench throughput [--count N] [--prefetch P] [--connections C] [--with-ceiling]
+           apns-bench memory [--in-flight N] [--connections C]
+           apns-bench latency [--rate R] [--seconds S] [--prefetch P] [--with-broker]
+    Run from the repository root with the test broker up (scripts/rabbitmq.sh start; eval "$(scripts/rabbitmq.sh env)").
+
+    """
+// Every subcommand starts measuring at once, so a help request must be caught before any of them.
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage, terminator: "")
+    exit(0)
 }
 
 switch arguments.first {
@@ -78,6 +90,6 @@ case "client-only":
         .run(connections: Int(option("--connections", default: "1"))!, streamsPerConnection: Int(option("--streams", default: "1000"))!, port: Int(option("--port", default: "2197"))!)
     print(String(format: "%.0f notifications/s, p50 %.2f ms, p99 %.2f ms, %.1f µs CPU each, %d failures", result.rate, result.latency.p50, result.latency.p99, result.cpuMicrosecondsPerNotification, result.failures))
 default:
-    FileHandle.standardError.write(Data("usage: apns-bench jwt [--batches N] [--per-batch N] | client [--count N] [--streams N] [--rounds N] | memory [--in-flight N] [--connections C] | latency [--rate R] [--seconds S] [--prefetch P] | client-only --port P | worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR] | throughput [--count N] [--prefetch P] [--connections C]\n".utf8))
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
