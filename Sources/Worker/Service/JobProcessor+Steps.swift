@@ -35,13 +35,8 @@ extension JobProcessor {
         case .success(let decoded):
             job = decoded
         }
-        if unsettled.count > 0 {
-            let key = UnsettledOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: delivery.message.body)
-            if let outcome = unsettled.outcome(for: key) {
-                metrics.republished.increment()
-                logger.info("redelivered job already answered by APNs: publishing its outcome again, not pushing again", metadata: ["job": "\(job.id)"])
-                return .republish(outcome, key)
-            }
+        if unsettled.count > 0, let remembered = rememberedOutcome(UnsettledOutcomes.Key(job, body: delivery.message.body), jobID: job.id) {
+            return remembered
         }
         let resolved: (entry: CredentialRegistry.Entry, endpoint: APNsEndpoint)
         switch resolve(job) {
@@ -58,6 +53,15 @@ extension JobProcessor {
             return .publish([postpone(delivery, job: job, for: until.timeIntervalSince(now()), reason: "credential \(name) is paused")])
         }
         return .send(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint))
+    }
+
+    /// The outcome an earlier delivery of this job left in ``UnsettledOutcomes``, as the step that
+    /// publishes it again instead of pushing again; nil when there is none.
+    func rememberedOutcome(_ key: UnsettledOutcomes.Key, jobID: String) -> JobStep? {
+        guard let outcome = unsettled.outcome(for: key) else { return nil }
+        metrics.republished.increment()
+        logger.info("redelivered job already answered by APNs: publishing its outcome again, not pushing again", metadata: ["job": "\(jobID)"])
+        return .republish(outcome, key)
     }
 
     /// What to publish after the send: the verdict on `outcome`, pausing the credential if APNs refused it.

@@ -62,7 +62,8 @@ public final class JobProcessor: Sendable {
     /// Processes one delivery; never throws: every outcome ends in an ack or a requeue.
     public func process(_ delivery: AMQPDelivery) async {
         guard delivery.generation == broker.generation else {
-            // Its connection closed before the job started: the broker has requeued it already.
+            // Its connection closed while it waited for a slot or for its task to run: the broker has
+            // requeued it already, and processing it would push it twice and publish a duplicate result.
             metrics.superseded.increment()
             return
         }
@@ -90,11 +91,7 @@ public final class JobProcessor: Sendable {
     @inline(never)
     private func afterEarlierDelivery(_ pending: PendingSend) async -> JobStep {
         guard await atAPNs.waitUntilSettled(pending.job.id) else { return .send(pending) }
-        let key = pending.outcomeKey
-        guard let outcome = unsettled.outcome(for: key) else { return .send(pending) }
-        metrics.republished.increment()
-        logger.info("redelivered job overtook its first delivery: publishing that delivery's outcome, not pushing again", metadata: ["job": "\(pending.job.id)"])
-        return .republish(outcome, key)
+        return rememberedOutcome(pending.outcomeKey, jobID: pending.job.id) ?? .send(pending)
     }
 
     /// Sends the job and turns APNs' answer (or its absence) into what to publish.

@@ -17,7 +17,7 @@ final class PendingSend: Sendable {
 
     /// Names this delivery in ``UnsettledOutcomes`` (computed only when its publications fail).
     var outcomeKey: UnsettledOutcomes.Key {
-        UnsettledOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: context.delivery.message.body)
+        UnsettledOutcomes.Key(job, body: context.delivery.message.body)
     }
 
     init(job: Job, context: ResultContext, credential: APNsCredential, credentialName: String, endpoint: APNsEndpoint) {

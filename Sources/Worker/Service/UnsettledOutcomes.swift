@@ -24,6 +24,11 @@ final class UnsettledOutcomes: Sendable {
             body.withUnsafeBytes { hasher.combine(bytes: $0) }
             bodyHash = hasher.finalize()
         }
+
+        /// The key of a delivery of `job` whose message body is `body`.
+        init(_ job: Job, body: [UInt8]) {
+            self.init(jobID: job.id, previousAttempts: job.previousAttempts, body: body)
+        }
     }
 
     private struct Entry {

@@ -97,13 +97,6 @@ public final class WorkerService: Service {
                     await amqp.reject(delivery, requeue: true)
                     continue
                 }
-                guard delivery.generation == amqp.generation else {
-                    // Its connection closed while it waited for a slot, so the broker has requeued it
-                    // already: processing it would push it twice and publish a duplicate result.
-                    slots.release()
-                    metrics.superseded.increment()
-                    continue
-                }
                 metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
                 group.addTask { [self] in
                     await processor.process(delivery)
