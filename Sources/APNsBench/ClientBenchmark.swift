@@ -21,6 +21,16 @@ struct ClientBenchmark {
     let payload: [UInt8]
     let deviceToken: String
 
+    /// The token credential of the test key, which the mock accepts (and the worker's bench
+    /// configuration names too).
+    static func credential() throws -> APNsCredential {
+        let key = try ES256PrivateKey(pemRepresentation: String(contentsOfFile: "Tests/Fixtures/keys/AuthKey_TESTKEY001.p8", encoding: .utf8))
+        return APNsCredential(
+            name: "bench",
+            authentication: .token(ProviderTokenSource(signer: try ProviderTokenSigner(teamID: "TEAMID0001", keyID: "TESTKEY001", key: key), policy: try ProviderTokenPolicy()))
+        )
+    }
+
     func run(connections: Int, streamsPerConnection: Int, port: Int) async throws -> Result {
         var configuration = APNsClientConfiguration()
         configuration.connectionsPerPool = connections
@@ -32,11 +42,7 @@ struct ClientBenchmark {
         logger.logLevel = .error
         let client = APNsClient(configuration: configuration, logger: logger)
         defer { client.shutdown() }
-        let key = try ES256PrivateKey(pemRepresentation: String(contentsOfFile: "Tests/Fixtures/keys/AuthKey_TESTKEY001.p8", encoding: .utf8))
-        let credential = APNsCredential(
-            name: "bench",
-            authentication: .token(ProviderTokenSource(signer: try ProviderTokenSigner(teamID: "TEAMID0001", keyID: "TESTKEY001", key: key), policy: try ProviderTokenPolicy()))
-        )
+        let credential = try Self.credential()
         let endpoint = APNsEndpoint(host: "localhost", port: port)
         let request = try NotificationRequest(deviceToken: DeviceToken(hex: deviceToken), topic: "com.example.app", apnsID: nil, payload: payload)
         // Warm up: opens the connections and ramps their stream limits.

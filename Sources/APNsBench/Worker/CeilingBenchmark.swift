@@ -3,7 +3,6 @@ import APNsClient
 import APNsCore
 import Foundation
 import Logging
-import TLS
 import WorkerConfiguration
 
 /// The most any worker could do on this machine: the limit loop plus one HTTP/2 request per job to the
@@ -20,31 +19,21 @@ extension WorkerBenchmark {
         logger.logLevel = .error
         let apns = APNsClient(configuration: environment.settings.clientConfiguration, logger: logger)
         defer { apns.shutdown() }
-        let credential = try Self.benchCredential()
+        let credential = try ClientBenchmark.credential()
         let endpoint = APNsEndpoint(host: "localhost", port: environment.mock.port)
         // Realistic alerts to a fixed device, each with an apns-id as the worker's requests have, built
         // before the clock starts so only the exchange is measured.
-        let payload = Array(#"{"aps":{"alert":{"title":"Your order has shipped","body":"Order #1 is on its way and should arrive on Thursday. Tap to follow it on the map."},"badge":3,"sound":"default","thread-id":"orders"},"order_id":"1"}"#.utf8)
+        let payload = JobLoader.payload(index: 1)
         let requests = try (0..<1_000).map { _ in
             try NotificationRequest(deviceToken: DeviceToken(hex: String(repeating: "ab", count: 32)), topic: "com.example.app", apnsID: APNsID.random(), payload: payload)
         }
-        let request = requests[0]
         // Opens the connections and ramps their stream limits, as the worker's first jobs do.
-        for _ in 0..<(connections * 4) { _ = try await apns.send(request, credential: credential, endpoint: endpoint) }
+        for _ in 0..<(connections * 4) { _ = try await apns.send(requests[0], credential: credential, endpoint: endpoint) }
 
         let topology = environment.settings.topology
         return try await Self.answer(count, on: amqp, in: environment, loop: "ceiling loop") { delivery in
             _ = try? await apns.send(requests[Int(delivery.deliveryTag % 1_000)], credential: credential, endpoint: endpoint)
             await Self.answerLikeTheLimit(delivery, on: amqp, topology: topology)
         }
-    }
-
-    /// The test key the worker's bench configuration names too.
-    private static func benchCredential() throws -> APNsCredential {
-        let key = try ES256PrivateKey(pemRepresentation: String(contentsOfFile: "Tests/Fixtures/keys/AuthKey_TESTKEY001.p8", encoding: .utf8))
-        return APNsCredential(
-            name: "bench",
-            authentication: .token(ProviderTokenSource(signer: try ProviderTokenSigner(teamID: "TEAMID0001", keyID: "TESTKEY001", key: key), policy: try ProviderTokenPolicy()))
-        )
     }
 }

@@ -6,8 +6,14 @@ import WorkerConfiguration
 enum JobLoader {
     static func body(index: Int) -> [UInt8] {
         let token = "a" + (0..<63).map { _ in String("0123456789abcdef".randomElement()!) }.joined()
-        return Array(
-            #"{"id":"job-\#(index)","device_token":"\#(token)","topic":"com.example.app","payload":{"aps":{"alert":{"title":"Your order has shipped","body":"Order #\#(index) is on its way and should arrive on Thursday. Tap to follow it on the map."},"badge":3,"sound":"default","thread-id":"orders"},"order_id":"\#(index)"}}"#.utf8
+        let fields = #"{"id":"job-\#(index)","device_token":"\#(token)","topic":"com.example.app","payload":"#
+        return Array(fields.utf8) + payload(index: index) + [UInt8(ascii: "}")]
+    }
+
+    /// The notification payload of job `index`: an order-shipped alert.
+    static func payload(index: Int) -> [UInt8] {
+        Array(
+            #"{"aps":{"alert":{"title":"Your order has shipped","body":"Order #\#(index) is on its way and should arrive on Thursday. Tap to follow it on the map."},"badge":3,"sound":"default","thread-id":"orders"},"order_id":"\#(index)"}"#.utf8
         )
     }
 
