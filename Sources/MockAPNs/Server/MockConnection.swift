@@ -20,7 +20,8 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
     var goAwayLastStreamID: Int32?
     /// The SETTINGS_MAX_CONCURRENT_STREAMS this connection last advertised.
     var advertisedStreams: UInt32 = 1
-    /// Draws the `apns-unique-id`s of this connection's accepted pushes (seeded once from the system).
+    /// Draws the identifiers this connection makes up: `apns-id`s for requests that sent none and the
+    /// `apns-unique-id`s of accepted pushes (seeded once from the system).
     var uniqueIDs = SplitMix64(seed: UInt64.random(in: .min ... .max))
 
     init(server: MockAPNsServer, handler: SecureHTTP2Handler, eventLoop: any EventLoop) {
@@ -109,7 +110,7 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
 
     private func answer(_ request: MockRequest, verdict: MockVerdict, on streamID: Int32, faults: MockFaults) {
         guard let session = handler.session else { return }
-        let apnsID = request.headers.value(of: "apns-id") ?? APNsID.random().description
+        let apnsID = request.headers.value(of: "apns-id") ?? APNsID.random(using: &uniqueIDs).description
         var headers = [HTTP2Header(":status", String(verdict.status)), HTTP2Header("apns-id", apnsID)]
         var body: [UInt8] = []
         switch verdict {
