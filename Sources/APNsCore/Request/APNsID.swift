@@ -11,7 +11,7 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
     /// Accepts only the canonical lowercase form, as APNs does; anything else is `BadMessageId`.
     public init(_ value: String) throws(NotificationError) {
         guard Self.isCanonical(value) else {
-            throw NotificationError(.badMessageID, "apns-id must be a lowercase UUID (8-4-4-4-12 hex digits), not \(value)")
+            throw NotificationError(.badMessageID, "apns-id must be a lowercase UUID (8-4-4-4-12 hex digits), not \(UntrustedText.quoted(value))")
         }
         self.value = value
     }

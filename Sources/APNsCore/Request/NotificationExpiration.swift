@@ -18,7 +18,7 @@ public enum NotificationExpiration: Hashable, Sendable, CustomStringConvertible 
         guard !headerValue.isEmpty, headerValue.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
             let seconds = Int64(headerValue)
         else {
-            throw NotificationError(.badExpirationDate, "expiration must be a UNIX time in seconds, not \(headerValue)")
+            throw NotificationError(.badExpirationDate, "expiration must be a UNIX time in seconds, not \(UntrustedText.quoted(headerValue))")
         }
         try self.init(epochSeconds: seconds)
     }

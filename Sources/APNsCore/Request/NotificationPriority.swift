@@ -10,7 +10,7 @@ public enum NotificationPriority: Int, Hashable, Sendable, CaseIterable, CustomS
     /// Decodes a header value; anything but "10", "5" or "1" is `BadPriority`.
     public init(headerValue: String) throws(NotificationError) {
         guard let value = Int(headerValue), let priority = NotificationPriority(rawValue: value) else {
-            throw NotificationError(.badPriority, "priority must be 10, 5 or 1, not \(headerValue)")
+            throw NotificationError(.badPriority, "priority must be 10, 5 or 1, not \(UntrustedText.quoted(headerValue))")
         }
         self = priority
     }

@@ -29,7 +29,7 @@ public struct NotificationRequest: Sendable {
         payload: [UInt8]
     ) throws(NotificationError) {
         if case .unknown(let value) = pushType {
-            throw NotificationError(.invalidPushType, "unknown push type \(value)")
+            throw NotificationError(.invalidPushType, "unknown push type \(UntrustedText.quoted(value))")
         }
         try pushType.validate(topic: topic)
         let priority = priority ?? pushType.defaultPriority

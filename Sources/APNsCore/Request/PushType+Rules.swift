@@ -41,11 +41,13 @@ extension PushType {
     }
 
     /// Checks that `topic` fits this push type: the required suffix after a non-empty bundle ID, or, for
-    /// alert and background, no other type's suffix (a bundle topic with ".voip" is a VoIP topic).
+    /// alert and background, no other type's suffix (a bundle topic with ".voip" is a VoIP topic); and
+    /// that it is made of what a topic may hold (``Topic``).
     public func validate(topic: String) throws(NotificationError) {
         guard !topic.isEmpty else {
             throw NotificationError(.missingTopic, "the topic is empty")
         }
+        try Topic.validate(topic)
         if let suffix = topicSuffix {
             guard topic.hasSuffix(suffix), topic.utf8.count > suffix.utf8.count else {
                 throw NotificationError(.topicMismatch, "push type \(self) needs a topic of the form <bundle id>\(suffix), not \(topic)")

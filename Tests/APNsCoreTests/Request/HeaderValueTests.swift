@@ -17,6 +17,20 @@ struct HeaderValueTests {
         #expect(throws: NotificationError.self) { try CollapseID("") }
     }
 
+    @Test("a collapse id must fit an HTTP/2 header value: no control characters, no space at either end", arguments: [
+        "a\r\nb", "\u{0}", "tab\t", " lead", "trail ", "\u{7F}", "\u{85}", "\u{2028}",
+    ])
+    func collapseIDCharacters(value: String) {
+        let error = #expect(throws: NotificationError.self) { try CollapseID(value) }
+        #expect(error?.code == .badCollapseID)
+        #expect(error.map { !UntrustedText.containsControl($0.detail) } == true)
+    }
+
+    @Test("spaces inside and any script are fine in a collapse id")
+    func collapseIDText() throws {
+        #expect(try CollapseID("score update 東京 😀").value == "score update 東京 😀")
+    }
+
     @Test("apns-id accepts canonical lowercase UUIDs only")
     func apnsID() throws {
         #expect(try APNsID("123e4567-e89b-42d3-a456-426614174000").value == "123e4567-e89b-42d3-a456-426614174000")

@@ -56,6 +56,17 @@ struct PushTypeTests {
         }
     }
 
+    @Test("a topic holds only letters, digits, '.', '-' and '_', at most 255 bytes, for every type", arguments: [
+        "com.example.app\r\nx: y", "com example", "com.exämple.app", "com.example.app\u{0}", String(repeating: "a", count: 256),
+    ])
+    func topicCharacters(topic: String) {
+        for type in PushType.known {
+            let error = #expect(throws: NotificationError.self) { try type.validate(topic: topic + (type.topicSuffix ?? "")) }
+            #expect(error?.code == .topicMismatch)
+        }
+        #expect(throws: Never.self) { try PushType.alert.validate(topic: "Com.Example-App_2") }
+    }
+
     @Test("payload limits: 5120 for VoIP, 4096 for every other type")
     func limits() {
         for type in PushType.known {
