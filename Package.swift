@@ -48,6 +48,9 @@ let package = Package(
 
         // Wrappers: the only importers of the C modules.
         .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+
+        // The one strict JSON reader (and writer) for jobs, payloads and tokens; no dependencies.
+        .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
         .target(
             name: "AMQP",
@@ -94,7 +97,7 @@ let package = Package(
         .target(
             name: "Worker",
             dependencies: [
-                "AMQP", "APNsClient", "APNsCore", "TLS", "WorkerConfiguration",
+                "AMQP", "APNsClient", "APNsCore", "JSON", "TLS", "WorkerConfiguration",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -111,7 +114,7 @@ let package = Package(
         .target(
             name: "MockAPNs",
             dependencies: [
-                "APNsCore", "TLS", "HTTP2", "Transport",
+                "APNsCore", "JSON", "TLS", "HTTP2", "Transport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -170,6 +173,7 @@ let package = Package(
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AMQPTests", dependencies: ["AMQP", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "WorkerConfigurationTests", dependencies: ["WorkerConfiguration", "AMQP", "APNsClient", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(

@@ -1,4 +1,5 @@
 import APNsCore
+import JSON
 
 /// The `apns-*` headers and the body, checked against the push type's rules.
 extension RequestValidator {
@@ -64,6 +65,6 @@ extension RequestValidator {
         // The device API documents no reason for a body that is not a JSON object. BadRequestPayload is
         // Apple's name for exactly that on the broadcast API, and a documented name decodes to a known
         // reason in the client instead of `.unknown`.
-        guard JSONScanner.isObject(body) else { throw ValidationRejection(.badRequestPayload) }
+        guard (try? JSONReader.validate(body)) == .object else { throw ValidationRejection(.badRequestPayload) }
     }
 }

@@ -1,40 +1,57 @@
 public import APNsCore
 import Foundation
+import JSON
 import TLS
 
 /// Turns a message body into a ``Job``, or a ``JobError`` that names exactly what is wrong.
 ///
-/// Unknown fields are ignored, so producers can add their own.
+/// Every value that later becomes an HTTP/2 header, an AMQP short string or a log field is checked here,
+/// at the boundary, against the limits docs/messages.md and schemas/job.schema.json state: a job that
+/// cannot be carried fails alone, before it touches a connection. Unknown fields are ignored (but must
+/// be valid JSON), so producers can add their own.
 public enum JobDecoder {
+    /// The largest body accepted, in bytes: far above any real job (a payload has at most 5 KiB), it
+    /// bounds what one message may cost. A larger body is still read, to answer it by its id.
+    public static let maximumBodySize = 2 << 20
+
+    /// Latest `deadline` accepted (in seconds since 1970; the year 5138): beyond it is a unit mistake.
+    static let latestDeadline: Double = 100_000_000_000
+
     public static func decode(_ envelope: JobEnvelope) -> Result<Job, JobError> {
-        guard let document = try? JSONParser.parse(envelope.body, keptDepth: 1), case .object(let fields) = document
-        else {
-            return .failure(JobError(code: JobError.invalidJSON, detail: "the body is not a JSON object", jobID: envelope.messageID))
-        }
-        var reader = FieldReader(fields: fields, jobID: nil)
+        let reading = JSONReader.readObject(envelope.body)
+        // On a syntax error the members read before it are kept: a job whose payload is broken still
+        // has the id it gave first.
+        let id: String?
         do throws(JobError) {
-            let id = try reader.identifier() ?? envelope.messageID
-            guard let id, !id.isEmpty else {
-                throw JobError(code: JobError.missingField, detail: "the job has no id (body field \"id\" or AMQP message_id)", jobID: nil)
-            }
-            reader.jobID = id
-            return .success(try makeJob(id: id, reader: reader, envelope: envelope))
+            id = try JobIdentifier.read(reading.members, messageID: envelope.messageID)
+        } catch {
+            return .failure(error)
+        }
+        if envelope.body.count > maximumBodySize {
+            return .failure(JobError(code: JobError.jobTooLarge, detail: "the job has \(envelope.body.count) bytes; at most \(maximumBodySize) are accepted", jobID: id))
+        }
+        if let error = reading.error {
+            return .failure(JobError(code: JobError.invalidJSON, detail: "the body is not a JSON object: \(error)", jobID: id))
+        }
+        guard let id else {
+            return .failure(JobError(code: JobError.missingField, detail: "the job has no id (body field \"id\" or AMQP message_id)", jobID: nil))
+        }
+        if let problem = JobIdentifier.problem(with: id) {
+            return .failure(JobError(code: JobError.invalidField, detail: problem, jobID: id))
+        }
+        do throws(JobError) {
+            return .success(try makeJob(id: id, reader: FieldReader(members: reading.members, jobID: id), envelope: envelope))
         } catch {
             return .failure(error)
         }
     }
 
     private static func makeJob(id: String, reader: FieldReader, envelope: JobEnvelope) throws(JobError) -> Job {
-        guard case .object = reader.fields["payload"] else {
-            if let payload = reader.fields["payload"] {
-                throw reader.invalid("payload", "must be a JSON object, not \(payload.typeName)")
-            }
-            throw reader.missing("payload")
-        }
-        let payload = JSONMemberSpan.value(of: "payload", in: envelope.body).map { Array(envelope.body[$0]) } ?? []
+        guard let payload = reader.present("payload") else { throw reader.missing("payload") }
+        guard payload.kind == .object else { throw reader.invalid("payload", "must be a JSON object, not \(payload.kind)") }
         let environment = try reader.string("environment").map { name throws(JobError) in
             guard let environment = APNsEnvironment(rawValue: name) else {
-                throw reader.invalid("environment", "must be production or development, not \(name)")
+                throw reader.invalid("environment", "must be production or development, not \(UntrustedText.quoted(name))")
             }
             return environment
         }
@@ -49,11 +66,11 @@ public enum JobDecoder {
                 expiration: try reader.integer("expiration").map(NotificationExpiration.init(epochSeconds:)),
                 collapseID: try reader.string("collapse_id").map(CollapseID.init),
                 apnsID: try reader.string("apns_id").map(APNsID.init) ?? derivedAPNsID(jobID: id),
-                payload: payload
+                payload: Array(reader.members.bytes(of: payload))
             )
             return Job(
-                id: id, request: request, credentialName: try reader.string("credential"), environment: environment,
-                deadline: try reader.number("deadline").map { Date(timeIntervalSince1970: $0) },
+                id: id, request: request, credentialName: try reader.name("credential"), environment: environment,
+                deadline: try reader.number("deadline", in: 0...latestDeadline).map { Date(timeIntervalSince1970: $0) },
                 replyTo: envelope.replyTo, previousAttempts: envelope.previousAttempts, previousDeferrals: envelope.previousDeferrals
             )
         } catch let error as NotificationError {

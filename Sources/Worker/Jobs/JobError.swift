@@ -6,7 +6,8 @@ public struct JobError: Error, Hashable, Sendable, CustomStringConvertible {
     public let code: String
     /// What exactly is wrong, safe to log (device tokens appear truncated).
     public let detail: String
-    /// The job's id, when it could be read.
+    /// The job's id, when it could be read (it may break the id rules: then results carry it in their
+    /// body but not as their `correlation_id`).
     public let jobID: String?
 
     public init(code: String, detail: String, jobID: String?) {
@@ -17,8 +18,10 @@ public struct JobError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(code): \(detail)" }
 
-    /// The body is not a JSON object.
+    /// The body is not a JSON object (by the strict reader: UTF-8, no repeated keys, at most 64 levels).
     public static let invalidJSON = "InvalidJSON"
+    /// The body is larger than ``JobDecoder/maximumBodySize``.
+    public static let jobTooLarge = "JobTooLarge"
     /// A required field is absent.
     public static let missingField = "MissingField"
     /// A field has the wrong type or an impossible value.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 extension JobResult {
     /// UTC with milliseconds, e.g. 2026-11-21T06:30:00.123Z.

@@ -1,3 +1,4 @@
+import JSON
 import TLS
 
 /// Parses a provider token (ES256 JWT) and checks it against the configured keys: the expensive half of
@@ -17,18 +18,25 @@ struct ProviderTokenVerifier: Sendable {
         let parts = jwt.utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }),
             let headerBytes = Base64URLDecoder.decode(parts[0]),
-            let header = JSONScanner.scalarMembers(of: headerBytes),
-            header["alg"] == .string("ES256"),
-            case .string(let keyID)? = header["kid"],
+            let header = Self.members(headerBytes),
+            header["alg"].flatMap(header.string) == "ES256",
+            let keyID = header["kid"].flatMap(header.string),
             let key = keys[keyID],
             let claimBytes = Base64URLDecoder.decode(parts[1]),
-            let claims = JSONScanner.scalarMembers(of: claimBytes),
-            claims["iss"] == .string(key.teamID),
-            case .integer(let issuedAt)? = claims["iat"],
+            let claims = Self.members(claimBytes),
+            claims["iss"].flatMap(claims.string) == key.teamID,
+            let issuedAt = claims["iat"].flatMap(claims.integer),
             let signature = Base64URLDecoder.decode(parts[2]), signature.count == 64
         else { return nil }
         let signingInput = jwt.utf8[jwt.utf8.startIndex..<parts[1].endIndex]
         guard key.publicKey.isValidSignature(signature, for: signingInput) else { return nil }
         return VerifiedProviderToken(keyID: keyID, teamID: key.teamID, issuedAtSeconds: issuedAt)
+    }
+
+    /// The members of a JWT header or claims object; nil unless it is one valid object (a repeated
+    /// `iss` is ambiguous, so the strict reader refuses it rather than guessing).
+    private static func members(_ bytes: [UInt8]) -> JSONObjectMembers? {
+        let reading = JSONReader.readObject(bytes)
+        return reading.error == nil ? reading.members : nil
     }
 }

@@ -1,0 +1,46 @@
+/// The top-level members of a JSON object with their spans in the document; values are decoded on
+/// demand, so members nobody asks for cost nothing beyond their validation.
+public struct JSONObjectMembers: Sendable {
+    /// The whole document.
+    public let bytes: [UInt8]
+    let members: [String: JSONMember]
+
+    /// The member named `name` (after its escapes are decoded), or nil.
+    public subscript(name: String) -> JSONMember? { members[name] }
+
+    /// How many members there are.
+    public var count: Int { members.count }
+
+    /// The bytes of `member`'s value exactly as written in the document.
+    public func bytes(of member: JSONMember) -> ArraySlice<UInt8> { bytes[member.span] }
+
+    /// The text of a string member, its escapes decoded; nil for any other kind.
+    public func string(_ member: JSONMember) -> String? {
+        guard member.kind == .string else { return nil }
+        let content = (member.span.lowerBound + 1)..<(member.span.upperBound - 1)
+        guard member.hasEscapes else { return String(decoding: bytes[content], as: UTF8.self) }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var decoded: [UInt8] = []
+            JSONCursor.decodeEscapes(UnsafeBufferPointer(rebasing: buffer[content]), into: &decoded)
+            return String(decoding: decoded, as: UTF8.self)
+        }
+    }
+
+    /// The value of a number member written as an integer that fits in 64 bits; nil otherwise.
+    public func integer(_ member: JSONMember) -> Int64? {
+        guard member.kind == .number(isInteger: true) else { return nil }
+        return Int64(String(decoding: bytes[member.span], as: UTF8.self))
+    }
+
+    /// The value of any number member (the reader has checked it is finite); nil for other kinds.
+    public func double(_ member: JSONMember) -> Double? {
+        guard case .number = member.kind else { return nil }
+        return Double(String(decoding: bytes[member.span], as: UTF8.self))
+    }
+
+    /// The value of a boolean member; nil for other kinds.
+    public func bool(_ member: JSONMember) -> Bool? {
+        guard member.kind == .bool else { return nil }
+        return bytes[member.span.lowerBound] == UInt8(ascii: "t")
+    }
+}

@@ -1,0 +1,48 @@
+/// Writes one JSON object straight into bytes, the way `JSONEncoder` with `.sortedKeys` and
+/// `.withoutEscapingSlashes` writes one: no whitespace, absent values left out, strings escaped like
+/// Foundation's `JSONWriter` (see ``JSONStringEscaping``).
+///
+/// The caller writes the fields in the order it wants them (sorted, to match `.sortedKeys`);
+/// `JobResultEncodingTests` hold a result's bytes to `JSONEncoder`'s.
+public struct JSONObjectWriter {
+    private var bytes: [UInt8] = []
+    private var empty = true
+
+    public init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// A string field, left out when `nil`.
+    public mutating func field(_ key: String, _ value: String?) {
+        guard let value else { return }
+        self.key(key)
+        JSONStringEscaping.append(value, to: &bytes)
+    }
+
+    /// An integer field, left out when `nil`.
+    public mutating func field(_ key: String, _ value: (some BinaryInteger)?) {
+        guard let value else { return }
+        self.key(key)
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// A field whose value is already JSON (a nested object or array, written by another writer).
+    public mutating func field(_ key: String, json: [UInt8]) {
+        self.key(key)
+        bytes.append(contentsOf: json)
+    }
+
+    /// The finished object.
+    public consuming func finish() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    private mutating func key(_ key: String) {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        JSONStringEscaping.append(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+}

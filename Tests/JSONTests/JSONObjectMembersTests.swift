@@ -1,0 +1,61 @@
+import JSON
+import Testing
+
+@Suite("Top-level members and their spans")
+struct JSONObjectMembersTests {
+    func read(_ text: String) -> JSONObjectReading {
+        JSONReader.readObject(Array(text.utf8))
+    }
+
+    func span(_ name: String, _ text: String) -> String? {
+        let members = read(text).members
+        return members[name].map { String(decoding: members.bytes(of: $0), as: UTF8.self) }
+    }
+
+    @Test("spans are the values exactly as written, found while the document is validated")
+    func spans() {
+        let json = #"{"a":"x,}\"y","payload" : {"k":[1,"]}",{"z":null}]} ,"n":-1.5e3,"t":true}"#
+        #expect(span("payload", json) == #"{"k":[1,"]}",{"z":null}]}"#)
+        #expect(span("a", json) == #""x,}\"y""#)
+        #expect(span("n", json) == "-1.5e3")
+        #expect(span("t", json) == "true")
+        #expect(span("missing", json) == nil)
+    }
+
+    @Test("values are decoded on demand, each by its kind")
+    func decoding() throws {
+        let members = read(#"{"s":"a\nb\u00e9","i":-42,"big":99999999999999999999,"f":1.5,"b":false,"z":null,"o":{}}"#).members
+        #expect(members.count == 7)
+        #expect(members["s"].flatMap(members.string) == "a\nbé")
+        #expect(members["i"].flatMap(members.integer) == -42)
+        #expect(members["big"].flatMap(members.integer) == nil, "beyond 64 bits is not an integer")
+        #expect(members["big"].flatMap(members.double) == 1e20)
+        #expect(members["f"].flatMap(members.double) == 1.5)
+        #expect(members["f"].flatMap(members.integer) == nil)
+        #expect(members["b"].flatMap(members.bool) == false)
+        #expect(members["z"]?.kind == .null)
+        #expect(members["o"]?.kind == .object)
+        #expect(members["o"].flatMap(members.string) == nil, "a string accessor never reads another kind")
+    }
+
+    @Test("a key is found by its decoded text, so escapes cannot hide a member")
+    func escapedKeys() {
+        #expect(span("payload", #"{"pay\u006coad":{"aps":{}}}"#) == #"{"aps":{}}"#)
+        #expect(read(#"{"pay\u006coad":1,"payload":2}"#).error?.problem == .duplicateKey("payload"))
+    }
+
+    @Test("on an error, the members read completely before it are kept")
+    func partial() {
+        let reading = JSONReader.readObject(Array(#"{"id":"job-7","payload":{"alert":""#.utf8) + [0xFF] + Array(#""}}"#.utf8))
+        #expect(reading.error?.problem == .invalidUTF8)
+        #expect(reading.members["id"].flatMap(reading.members.string) == "job-7")
+        #expect(reading.members["payload"] == nil)
+    }
+
+    @Test("a document that is not an object is named as what it is, after its own syntax is checked")
+    func notAnObject() {
+        #expect(read("[1]").error == JSONSyntaxError(.notAnObject(.array), at: 0))
+        #expect(read("[1,]").error?.problem == .unexpectedByte(UInt8(ascii: "]")))
+        #expect(read("").error?.problem == .unexpectedEnd)
+    }
+}
