@@ -18,7 +18,8 @@ struct OutgoingMessages {
     func result(_ result: JobResult, replyTo: String?) -> Publication {
         var properties = AMQPProperties()
         properties.contentType = "application/json"
-        properties.correlationID = result.id
+        // An id that breaks the id rules still travels in the result's body, where any text fits.
+        properties.correlationID = result.id.flatMap { JobIdentifier.isCarriable($0) ? $0 : nil }
         properties.persistent = true
         properties.type = "apns.result"
         properties.appID = "apns-worker"
