@@ -36,6 +36,16 @@ extension ConnectionDriver {
             return
         }
         let sequenceHeader = [PublishConfirms<Void>.sequenceHeader: AMQPFieldValue.int(Int64(confirms.nextSequence))]
+        let problems = EncodingCheck.problems(
+            exchange: request.exchange, routingKey: request.routingKey, properties: request.message.properties,
+            extraHeaders: sequenceHeader, frameMax: connection.frameMax
+        )
+        guard problems.isEmpty else {
+            // Refused before any frame is written: this message fails alone, the connection stays.
+            let message = "the message cannot be encoded: " + problems.map(\.description).joined(separator: "; ")
+            continuation.resume(throwing: AMQPError(.invalidArgument, operation: "publish to exchange \"\(request.exchange.prefix(64))\"", message: message))
+            return
+        }
         do {
             try connection.publish(exchange: request.exchange, routingKey: request.routingKey, message: request.message, mandatory: request.mandatory, extraHeaders: sequenceHeader)
         } catch {

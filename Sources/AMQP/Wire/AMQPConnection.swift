@@ -54,6 +54,9 @@ final class AMQPConnection {
         try openChannel(Self.workChannel)
     }
 
+    /// The largest frame this connection may send, as negotiated at login.
+    var frameMax: Int { Int(amqp_get_frame_max(state)) }
+
     /// The socket to poll for input.
     var socketDescriptor: Int32 { amqp_get_sockfd(state) }
 

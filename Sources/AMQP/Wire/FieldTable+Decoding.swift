@@ -2,21 +2,33 @@ internal import CRabbitMQ
 
 /// Copies rabbitmq-c's decoded tables and properties (pointing into its frame buffers) into Swift values.
 enum FieldDecoding {
-    static func table(_ table: amqp_table_t) -> [String: AMQPFieldValue] {
+    /// Tables and arrays nested deeper than this are not copied: a publisher can nest thousands of
+    /// levels in one header frame, and copying them recursively would exhaust the connection thread's
+    /// stack. Real headers (`x-death` is the deepest) nest three or four.
+    static let maximumDepth = 32
+    /// What stands in for a value nested too deep, so a copy of the message says something was cut.
+    static let tooDeepMarker = AMQPFieldValue.string("<nested deeper than \(maximumDepth) levels: not copied>")
+
+    static func table(_ table: amqp_table_t, depth: Int = 1) -> [String: AMQPFieldValue] {
         var result: [String: AMQPFieldValue] = [:]
         guard let entries = table.entries else { return result }
         for index in 0..<Int(table.num_entries) {
             let entry = entries[index]
-            if let value = value(entry.value) {
+            if let value = value(entry.value, depth: depth) {
                 result[String(amqpBytes: entry.key)] = value
             }
         }
         return result
     }
 
-    /// The nearest ``AMQPFieldValue`` for any AMQP field kind; nil for void.
-    static func value(_ field: amqp_field_value_t) -> AMQPFieldValue? {
-        switch UInt32(field.kind) {
+    /// The nearest ``AMQPFieldValue`` for any AMQP field kind; nil for void. `depth` counts the tables
+    /// and arrays this value is inside.
+    static func value(_ field: amqp_field_value_t, depth: Int = 1) -> AMQPFieldValue? {
+        let kind = UInt32(field.kind)
+        if depth >= maximumDepth, kind == AMQP_FIELD_KIND_ARRAY.rawValue || kind == AMQP_FIELD_KIND_TABLE.rawValue {
+            return tooDeepMarker
+        }
+        return switch kind {
         case AMQP_FIELD_KIND_BOOLEAN.rawValue: .bool(field.value.boolean != 0)
         case AMQP_FIELD_KIND_I8.rawValue: .int(Int64(field.value.i8))
         case AMQP_FIELD_KIND_U8.rawValue: .int(Int64(field.value.u8))
@@ -30,8 +42,8 @@ enum FieldDecoding {
         case AMQP_FIELD_KIND_F64.rawValue: .double(field.value.f64)
         case AMQP_FIELD_KIND_DECIMAL.rawValue: .double(decimal(field.value.decimal))
         case AMQP_FIELD_KIND_UTF8.rawValue, AMQP_FIELD_KIND_BYTES.rawValue: .string(String(amqpBytes: field.value.bytes))
-        case AMQP_FIELD_KIND_ARRAY.rawValue: .array(array(field.value.array))
-        case AMQP_FIELD_KIND_TABLE.rawValue: .table(table(field.value.table))
+        case AMQP_FIELD_KIND_ARRAY.rawValue: .array(array(field.value.array, depth: depth + 1))
+        case AMQP_FIELD_KIND_TABLE.rawValue: .table(table(field.value.table, depth: depth + 1))
         default: nil
         }
     }
@@ -63,9 +75,9 @@ enum FieldDecoding {
         return properties
     }
 
-    private static func array(_ array: amqp_array_t) -> [AMQPFieldValue] {
+    private static func array(_ array: amqp_array_t, depth: Int) -> [AMQPFieldValue] {
         guard let entries = array.entries else { return [] }
-        return (0..<Int(array.num_entries)).compactMap { value(entries[$0]) }
+        return (0..<Int(array.num_entries)).compactMap { value(entries[$0], depth: depth) }
     }
 
     private static func decimal(_ decimal: amqp_decimal_t) -> Double {
