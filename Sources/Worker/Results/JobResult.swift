@@ -56,10 +56,12 @@ public struct JobResult: Codable, Hashable, Sendable {
         }
     }
 
-    /// A reason made safe for a topic routing key: no dots, no wildcards, no spaces.
+    /// A reason made safe for a topic routing key: no dots, no wildcards, no spaces, and short (a server
+    /// could send any reason; a routing key holds at most 255 bytes).
     static func routingWord(_ text: String) -> String {
-        let word = String(text.unicodeScalars.map { scalar in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
+        let word = String(text.unicodeScalars.prefix(64).map { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
+                ? Character(scalar) : "_"
         })
         return word.isEmpty ? "Unknown" : word
     }

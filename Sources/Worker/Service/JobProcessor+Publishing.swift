@@ -75,7 +75,7 @@ extension JobProcessor {
         let refused = outcomes.filter { outcome in
             switch outcome {
             case .success(let result): result != .confirmed
-            case .failure(let error): (error as? AMQPError)?.brokerReplyCode == 404
+            case .failure(let error): Self.isRefusal(error)
             }
         }.count
         let problems = outcomes.compactMap { outcome -> String? in
@@ -100,6 +100,14 @@ extension JobProcessor {
         // delivery limit; holding the delivery a moment (it keeps its prefetch slot) spaces the retries.
         try? await Task.sleep(for: Self.unroutableBackoff)
         await broker.reject(delivery, requeue: true)
+    }
+
+    /// A failure that is about the message, not the connection: the exchange is missing (the broker
+    /// closed the channel with 404), or the client refused to encode it (which the checks at the
+    /// boundary should make impossible). Retrying at once would fail the same way.
+    private static func isRefusal(_ error: any Error) -> Bool {
+        guard let error = error as? AMQPError else { return false }
+        return error.brokerReplyCode == 404 || error.code == .invalidArgument
     }
 
     /// How long a job whose results cannot be routed waits before it is requeued.

@@ -23,14 +23,14 @@ extension JobProcessor {
             body: delivery.message.body,
             messageID: properties.messageID,
             replyTo: properties.replyTo,
-            previousAttempts: properties.headers[OutgoingMessages.attemptHeader].flatMap(\.integerValue).map(Int.init) ?? 0,
-            previousDeferrals: properties.headers[OutgoingMessages.deferralHeader].flatMap(\.integerValue).map(Int.init) ?? 0
+            previousAttempts: Self.count(properties.headers[OutgoingMessages.attemptHeader]),
+            previousDeferrals: Self.count(properties.headers[OutgoingMessages.deferralHeader])
         )
         let context = ResultContext(delivery: delivery, received: received, replyTo: envelope.replyTo, workerName: workerName)
         let job: Job
         switch JobDecoder.decode(envelope) {
         case .failure(let error):
-            logger.warning("malformed job", metadata: ["job": "\(error.jobID ?? "?")", "code": "\(error.code)", "detail": "\(error.detail)"])
+            logger.warning("malformed job", metadata: ["job": "\(error.jobID.map { UntrustedText.quoted($0) } ?? "?")", "code": "\(error.code)", "detail": "\(error.detail)"])
             return .publish(malformed(error, attempts: envelope.previousAttempts, context: context))
         case .success(let decoded):
             job = decoded
@@ -53,6 +53,13 @@ extension JobProcessor {
             return .publish([postpone(delivery, job: job, for: until.timeIntervalSince(now()), reason: "credential \(name) is paused")])
         }
         return .send(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint))
+    }
+
+    /// A count from a header a producer may have written itself: a non-negative integer of sane size
+    /// (a hostile `retry-attempt` of 2^63 must not overflow the next attempt's arithmetic).
+    static func count(_ header: AMQPFieldValue?) -> Int {
+        guard case .int(let value)? = header else { return 0 }
+        return Int(min(max(value, 0), 1_000_000))
     }
 
     /// The outcome an earlier delivery of this job left in ``UnsettledOutcomes``, as the step that

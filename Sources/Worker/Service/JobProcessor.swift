@@ -111,11 +111,3 @@ public final class JobProcessor: Sendable {
         error as? APNsSendError ?? APNsSendError(.protocolError, .unknown, "\(error)")
     }
 }
-
-extension AMQPFieldValue {
-    /// The value as an integer, when it is one.
-    var integerValue: Int64? {
-        if case .int(let value) = self { return value }
-        return nil
-    }
-}

@@ -13,6 +13,8 @@ struct OutgoingMessages {
     static let deferralHeader = "retry-deferred"
     /// Header carrying the last failure on retried and dead-lettered copies.
     static let lastErrorHeader = "last-error"
+    /// AMQP short strings (routing keys, ids) hold at most this many bytes.
+    static let shortStringLimit = 255
 
     /// A result, to the job's `reply_to` queue (through the default exchange) or the results exchange.
     func result(_ result: JobResult, replyTo: String?) -> Publication {
@@ -25,9 +27,12 @@ struct OutgoingMessages {
         properties.appID = "apns-worker"
         properties.timestamp = Int64(result.completedAt.timeIntervalSince1970)
         let message = AMQPMessage(body: result.encoded(), properties: properties)
-        let kind = Publication.Kind.result(status: result.status.rawValue, reason: result.reason)
+        // A metric label: a server's reason is made a short word, as in the routing key.
+        let kind = Publication.Kind.result(status: result.status.rawValue, reason: result.reason.map(JobResult.routingWord))
         let results = Publication.Route(exchange: topology.settings.resultsExchange, routingKey: result.routingKey)
-        if let replyTo, !replyTo.isEmpty {
+        // A reply_to that cannot be a routing key (bad UTF-8 grown past 255 bytes once decoded) is
+        // treated as absent: the result goes to the results exchange rather than nowhere.
+        if let replyTo, !replyTo.isEmpty, replyTo.utf8.count <= Self.shortStringLimit {
             return Publication(exchange: "", routingKey: replyTo, message: message, kind: kind, fallback: results)
         }
         return Publication(exchange: results.exchange, routingKey: results.routingKey, message: message, kind: kind)
@@ -39,15 +44,15 @@ struct OutgoingMessages {
         if deferrals > 0 { message.properties.headers[Self.deferralHeader] = .int(Int64(deferrals)) }
         message.properties.expiration = String(max(0, delay.milliseconds))
         let tierName = Topology.routingKey(forTier: topology.settings.retryTiers[tier])
-        return Publication(exchange: topology.settings.retryExchange, routingKey: tierName, message: message, kind: .retry(tier: tierName))
+        return Publication(exchange: topology.settings.retryExchange, routingKey: tierName, message: Self.carriable(message), kind: .retry(tier: tierName))
     }
 
     /// The job as it came, plus why it ended here, to the dead-letter exchange.
     func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String) -> Publication {
         var message = annotated(original, attempts: attempts, lastError: lastError)
         message.properties.expiration = nil
-        let reason = String(lastError.prefix { $0 != ":" })
-        return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: message, kind: .deadLetter(reason: reason))
+        let reason = JobResult.routingWord(String(lastError.prefix { $0 != ":" }))
+        return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: Self.carriable(message), kind: .deadLetter(reason: reason))
     }
 
     private func annotated(_ original: AMQPMessage, attempts: Int, lastError: String) -> AMQPMessage {

@@ -14,7 +14,8 @@ struct ResultContext: Sendable {
         var result = JobResult(id: job?.id, status: status, attempts: attempts, completedAt: completedAt, worker: workerName)
         result.deviceToken = job?.request.deviceToken.hexString
         result.topic = job?.request.topic
-        result.latencyMS = Int64(max(0, completedAt.timeIntervalSince(start)) * 1000)
+        // Clamped: a producer's `published-at` can be any 64-bit number, and a conversion out of range traps.
+        result.latencyMS = Int64(min(max(0, completedAt.timeIntervalSince(start) * 1000), Self.longestLatencyMS))
         return result
     }
 
@@ -27,6 +28,9 @@ struct ResultContext: Sendable {
         }
         return properties.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? received
     }
+
+    /// The largest latency a result reports (a year): anything longer is a producer's clock error.
+    static let longestLatencyMS: Double = 365 * 24 * 3600 * 1000
 
     /// Set by `apns-worker publish` (and any producer that wants millisecond latencies).
     static let publishedAtHeader = "published-at"
