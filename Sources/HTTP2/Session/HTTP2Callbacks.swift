@@ -3,12 +3,15 @@ internal import CNGHTTP2
 /// nghttp2's C callbacks. Each recovers the ``HTTP2Session`` from `user_data` and records what happened;
 /// none throws across C, and none calls back into nghttp2's receive or send.
 enum HTTP2Callbacks {
-    static func install(on callbacks: OpaquePointer?) {
+    static func install(on callbacks: OpaquePointer?, role: HTTP2Session.Role) {
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
         nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrame)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+        // Without this callback nghttp2 silently drops a malformed regular field and serves the rest of
+        // the request; a server that must be as strict as the strictest peer needs to see it.
+        if role == .server { nghttp2_session_callbacks_set_on_invalid_header_callback(callbacks, onInvalidHeader) }
     }
 
     private static func owner(_ userData: UnsafeMutableRawPointer?) -> HTTP2Session {
@@ -34,6 +37,14 @@ enum HTTP2Callbacks {
         )
         session.streams[frame.pointee.hd.stream_id]?.headers.append(header)
         return 0
+    }
+
+    /// A field nghttp2 found malformed (RFC 9113 §8.2.1): reported, and the stream reset.
+    static let onInvalidHeader: nghttp2_on_invalid_header_callback = { _, frame, name, nameLength, _, _, _, userData in
+        guard let frame else { return 0 }
+        let text = name.map { String(decoding: UnsafeBufferPointer(start: $0, count: nameLength), as: UTF8.self) } ?? ""
+        owner(userData).events.append(.invalidHeader(streamID: frame.pointee.hd.stream_id, name: text))
+        return Int32(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
     }
 
     static let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in

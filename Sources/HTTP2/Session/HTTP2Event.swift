@@ -13,4 +13,6 @@ public enum HTTP2Event: Hashable, Sendable {
     case goAway(lastStreamID: Int32, errorCode: HTTP2ErrorCode, debugData: [UInt8])
     /// The peer acknowledged one of our PINGs.
     case pingAcknowledged(UInt64)
+    /// (Server role.) A request carried a malformed header field, named here; nghttp2 resets its stream.
+    case invalidHeader(streamID: Int32, name: String)
 }

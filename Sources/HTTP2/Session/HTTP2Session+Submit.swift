@@ -2,10 +2,18 @@ internal import CNGHTTP2
 
 extension HTTP2Session {
     /// Starts a request (client role) and returns its stream id. The body is sent as DATA frames.
+    /// Headers are checked first (``HTTP2HeaderRules``); a refused block throws with
+    /// ``HTTP2Error/isInvalidHeader`` set and leaves the session as it was.
     ///
     /// nghttp2 queues the request if the server's stream limit is reached; callers that want to honour
     /// the limit themselves check ``remoteMaxConcurrentStreams`` first.
     public func submitRequest(headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) -> Int32 {
+        if let problem = HTTP2HeaderRules.problem(in: headers) { throw .invalidHeader(problem, operation: "submit request") }
+        return try submitUncheckedRequest(headers: headers, body: body)
+    }
+
+    /// A request exactly as given, malformed or not: for tests of how a server treats a bad client.
+    func submitUncheckedRequest(headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) -> Int32 {
         let streamID = try withNameValuePairs(headers) { pairs throws(HTTP2Error) in
             try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in
                 try HTTP2Error.check(nghttp2_submit_request(session, nil, pairs.baseAddress, pairs.count, provider, nil), "submit request")
@@ -17,6 +25,7 @@ extension HTTP2Session {
 
     /// Answers a request (server role).
     public func submitResponse(streamID: Int32, headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) {
+        if let problem = HTTP2HeaderRules.problem(in: headers) { throw .invalidHeader(problem, operation: "submit response on stream \(streamID)") }
         streams[streamID, default: StreamState()].outgoingBody = body
         _ = try withNameValuePairs(headers) { pairs throws(HTTP2Error) in
             try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in

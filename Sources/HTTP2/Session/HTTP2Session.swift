@@ -36,7 +36,7 @@ public final class HTTP2Session {
         var callbacks: OpaquePointer?
         try HTTP2Error.check(nghttp2_session_callbacks_new(&callbacks), "create callbacks")
         defer { nghttp2_session_callbacks_del(callbacks) }
-        HTTP2Callbacks.install(on: callbacks)
+        HTTP2Callbacks.install(on: callbacks, role: role)
         var options: OpaquePointer?
         try HTTP2Error.check(nghttp2_option_new(&options), "create options")
         defer { nghttp2_option_del(options) }

@@ -1,0 +1,51 @@
+/// What a header field may hold on the wire (RFC 9113 §8.2.1, RFC 9110 §5.5), checked before a request
+/// or response is submitted: nghttp2 sends whatever it is given, and a peer that receives a malformed
+/// field may end the whole connection — every stream in flight on it — not just the one request.
+public enum HTTP2HeaderRules {
+    /// Why `header` cannot be sent, or nil. Never quotes the value (it may be a secret or garbage).
+    public static func problem(with header: HTTP2Header) -> String? {
+        var name = header.name
+        let nameProblem = name.withUTF8 { bytes -> String? in
+            guard let first = bytes.first else { return "a header has an empty name" }
+            let rest = first == UInt8(ascii: ":") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
+            guard !rest.isEmpty, rest.allSatisfy(isNameByte) else { return "header name \(printable(header.name)) is not a lowercase token" }
+            return nil
+        }
+        if let nameProblem { return nameProblem }
+        var value = header.value
+        return value.withUTF8 { bytes -> String? in
+            if let byte = bytes.first(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }) {
+                return "the value of \(header.name) has control character 0x\(String(byte, radix: 16, uppercase: true)) (NUL, CR and LF would break the message)"
+            }
+            if let first = bytes.first, let last = bytes.last, [0x20, 0x09].contains(first) || [0x20, 0x09].contains(last) {
+                return "the value of \(header.name) starts or ends with whitespace"
+            }
+            return nil
+        }
+    }
+
+    /// The first problem among `headers`, or nil.
+    public static func problem(in headers: [HTTP2Header]) -> String? {
+        for header in headers {
+            if let problem = problem(with: header) { return problem }
+        }
+        return nil
+    }
+
+    /// RFC 9110 `tchar`, lowercase only (HTTP/2 names are lowercase).
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#"),
+            UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"),
+            UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func printable(_ name: String) -> String {
+        name.utf8.count <= 64 && name.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) ? "\"\(name)\"" : "of \(name.utf8.count) bytes"
+    }
+}
