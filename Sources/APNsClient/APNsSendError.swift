@@ -35,6 +35,8 @@ public struct APNsSendError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let shutdown = Code(name: "Shutdown")
         /// The HTTP/2 session failed.
         public static let protocolError = Code(name: "ProtocolError")
+        /// The request cannot be sent at all (a header value HTTP/2 cannot carry): retrying cannot help.
+        public static let invalidRequest = Code(name: "InvalidRequest")
     }
 
     public let code: Code
@@ -52,10 +54,12 @@ public struct APNsSendError: Error, Hashable, Sendable, CustomStringConvertible 
         "\(code) (\(outcome == .notProcessed ? "not processed" : "outcome unknown")): \(message)"
     }
 
-    /// What the caller should do: credential trouble stops the credential, everything else is transient.
+    /// What the caller should do: credential trouble stops the credential, a request that cannot be sent
+    /// is final, everything else is transient.
     public var disposition: Disposition {
         switch code {
         case .tlsFailed, .signingFailed: .credentialFailure
+        case .invalidRequest: .permanent
         case .shutdown: .retryLater
         default: .retryLater
         }

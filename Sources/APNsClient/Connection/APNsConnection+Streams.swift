@@ -40,6 +40,10 @@ extension APNsConnection {
             )
             armTimeoutSweep()
             handler.scheduleFlush()
+        } catch where error.isInvalidHeader {
+            // The request itself cannot be sent (checked before anything reached nghttp2): it fails
+            // alone, and the connection carries on with every other stream.
+            continuation.resume(returning: .failed(APNsSendError(.invalidRequest, .notProcessed, "the request cannot be sent: \(error.message)")))
         } catch {
             continuation.resume(returning: .notProcessed("cannot submit on connection \(id): \(error)"))
             drain(reason: "HTTP/2 refused a new stream")
@@ -71,6 +75,8 @@ extension APNsConnection {
             pingAcknowledged(payload)
         case .streamReset:
             break  // the closure that follows carries the outcome
+        case .invalidHeader:
+            break  // reported to servers only
         }
     }
 

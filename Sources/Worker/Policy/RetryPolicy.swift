@@ -43,8 +43,11 @@ public struct RetryPolicy: Sendable {
             case .retryLater, .recycleConnection, .retryAfterTokenRefresh: failure = TransientFailure(rejection)
             }
         case .failure(let error):
-            if error.disposition == .credentialFailure { return .credentialRefused(lastError: "\(error)") }
-            failure = TransientFailure(error)
+            switch error.disposition {
+            case .credentialFailure: return .credentialRefused(lastError: "\(error)")
+            case .permanent: return .failed(code: error.code.name, detail: error.message, rejection: nil)
+            default: failure = TransientFailure(error)
+            }
         }
         return retryOrGiveUp(failure, job: job, attempts: attempts, deferrals: deferrals, now: now, jitter: jitter)
     }

@@ -120,3 +120,14 @@ struct RetryPolicyTests {
         }
     }
 }
+
+@Suite("Retry policy: a request that cannot be sent")
+struct RetryPolicyInvalidRequestTests {
+    @Test("is failed at once, never retried: retrying cannot make a header carriable")
+    func invalidRequestIsFinal() throws {
+        let policy = RetryPolicy(tiers: [.seconds(5)], maxAttempts: 3)
+        let job = try JobDecoder.decode(JobEnvelope(body: Array(#"{"id":"j","device_token":"abcd","topic":"com.example.app","payload":{}}"#.utf8))).get()
+        let verdict = policy.verdict(for: .failure(APNsSendError(.invalidRequest, .notProcessed, "header apns-topic: bad")), job: job, attempts: 0, now: Date())
+        #expect(verdict == .failed(code: "InvalidRequest", detail: "header apns-topic: bad", rejection: nil))
+    }
+}
