@@ -170,7 +170,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsClientTests", dependencies: ["APNsClient", "APNsCore", "MockAPNs", "HTTP2", "TLS", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsCore", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsClient", "APNsCore", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: swiftSettings),

@@ -16,6 +16,8 @@ public final class DeliveryRecorder: Sendable {
         public var streamsStalled = 0
         public var connectionsClosedAbruptly = 0
         public var injectedErrors = 0
+        /// Requests with a header field HTTP/2 forbids; each ended its connection (GOAWAY PROTOCOL_ERROR).
+        public var malformedRequests = 0
 
         /// apns-ids accepted more than once: duplicates a client caused.
         public var duplicateAPNsIDs: [String: Int] { acceptedByAPNsID.filter { $0.value > 1 } }

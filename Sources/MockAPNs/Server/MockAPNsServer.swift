@@ -14,7 +14,7 @@ public final class MockAPNsServer: Sendable {
     let validator: RequestValidator
     private let context: TLSContext
     private let group: any EventLoopGroup
-    private let logger: Logger
+    let logger: Logger
     private let state = Mutex<(faults: MockFaults, forcedRemaining: Int, channel: (any Channel)?)>((MockFaults(), 0, nil))
 
     public init(configuration: MockServerConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger = Logger(label: "apns.mock")) throws {

@@ -39,8 +39,12 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
     }
 
     func handler(_ handler: SecureHTTP2Handler, didReceive events: [HTTP2Event]) {
-        for case .message(let streamID, let headers, let body) in events {
-            receive(MockRequest(headers: headers, body: body), on: streamID)
+        for event in events {
+            switch event {
+            case .message(let streamID, let headers, let body): receive(MockRequest(headers: headers, body: body), on: streamID)
+            case .invalidHeader(let streamID, let name): refuseMalformed(streamID: streamID, headerName: name)
+            default: break
+            }
         }
         if let pause = server.faults.slowReadMilliseconds {
             handler.pauseReads(for: .milliseconds(Int64(pause)))
