@@ -1,3 +1,4 @@
+import APNsCore
 import HTTP2
 import Logging
 import NIOCore
@@ -10,7 +11,7 @@ import Transport
 extension MockConnection {
     func refuseMalformed(streamID: Int32, headerName: String) {
         server.recorder.update { $0.malformedRequests += 1 }
-        server.logger.warning("malformed header field; ending the connection", metadata: ["stream": "\(streamID)", "header": "\(headerName.prefix(64))"])
+        server.logger.warning("malformed header field; ending the connection", metadata: ["stream": "\(streamID)", "header": "\(UntrustedText.escaped(headerName.prefix(64)))"])
         goAwayLastStreamID = goAwayLastStreamID ?? 0
         try? handler.session?.terminate(errorCode: .protocolError)
         handler.scheduleFlush()

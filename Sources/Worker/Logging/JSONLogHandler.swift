@@ -1,14 +1,20 @@
 import Foundation
+import JSON
 public import Logging
 
-/// One JSON object per line on stderr: `time`, `level`, `label`, `message`, then the metadata.
+/// One JSON object per line on stderr: `time`, `level`, `label`, `message`, then the metadata, keys
+/// sorted. Written by the JSON module's writer, so a line is valid JSON whatever a value holds
+/// (control characters escaped, any text kept) and never spans two lines. A metadata key named like
+/// one of the four fields does not replace it.
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
     public let label: String
+    private let output: LogOutput
 
-    public init(label: String) {
+    public init(label: String, output: LogOutput = .standardError) {
         self.label = label
+        self.output = output
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -17,26 +23,23 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var object: [String: Any] = [
-            "time": Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
-            "level": event.level.rawValue,
-            "label": label,
-            "message": "\(event.message)",
-        ]
+        var object: [String: JSONValue] = [:]
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            object[key] = Self.plain(value)
+            object[key] = Self.json(value)
         }
-        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        line.append(0x0A)
-        FileHandle.standardError.write(line)
+        object["time"] = .string(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        object["level"] = .string(event.level.rawValue)
+        object["label"] = .string(label)
+        object["message"] = .string(event.message.description)
+        output.write(JSONValue.object(object).encoded() + [0x0A])
     }
 
-    private static func plain(_ value: Logger.Metadata.Value) -> Any {
+    private static func json(_ value: Logger.Metadata.Value) -> JSONValue {
         switch value {
-        case .string(let text): text
-        case .stringConvertible(let convertible): convertible.description
-        case .array(let values): values.map(plain)
-        case .dictionary(let values): values.mapValues(plain)
+        case .string(let text): .string(text)
+        case .stringConvertible(let convertible): .string(convertible.description)
+        case .array(let values): .array(values.map(json))
+        case .dictionary(let values): .object(values.mapValues(json))
         }
     }
 }

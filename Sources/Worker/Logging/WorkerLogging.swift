@@ -11,7 +11,7 @@ public enum WorkerLogging {
         LoggingSystem.bootstrap { label in
             let output: any LogHandler = switch settings.format {
             case .json: JSONLogHandler(label: label)
-            case .text: StreamLogHandler.standardError(label: label)
+            case .text: TextLogHandler(label: label)
             }
             var handler = RedactingLogHandler(wrapping: output)
             handler.logLevel = level
