@@ -29,7 +29,10 @@ struct RunCommand: AsyncParsableCommand {
         // Services stop in reverse order: the worker drains first, while probes still answer.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let port = settings.metrics.port {
-            services.append(.init(service: OperationsServer(host: settings.metrics.host, port: port, registry: registry, logger: logger) { worker.readiness() }))
+            let operations = OperationsServer(
+                host: settings.metrics.host, port: port, registry: registry, logger: logger, onScrape: { worker.recordScrapeGauges() }
+            ) { worker.readiness() }
+            services.append(.init(service: operations))
         }
         services.append(.init(service: worker))
         let group = ServiceGroup(

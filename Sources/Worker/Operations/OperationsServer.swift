@@ -13,23 +13,29 @@ public final class OperationsServer: Service {
     let port: Int
     let registry: PrometheusCollectorRegistry
     let readiness: @Sendable () -> Readiness
+    let onScrape: @Sendable () -> Void
     let logger: Logger
 
-    public init(host: String, port: Int, registry: PrometheusCollectorRegistry, logger: Logger, readiness: @escaping @Sendable () -> Readiness) {
+    /// - Parameter onScrape: runs before each `/metrics` answer, to set gauges read on demand.
+    public init(
+        host: String, port: Int, registry: PrometheusCollectorRegistry, logger: Logger,
+        onScrape: @escaping @Sendable () -> Void = {}, readiness: @escaping @Sendable () -> Readiness
+    ) {
         self.host = host
         self.port = port
         self.registry = registry
         self.readiness = readiness
+        self.onScrape = onScrape
         self.logger = logger
     }
 
     public func run() async throws {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { [registry, readiness] channel in
+            .childChannelInitializer { [registry, readiness, onScrape] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(OperationsHandler(registry: registry, readiness: readiness))
+                    try channel.pipeline.syncOperations.addHandler(OperationsHandler(registry: registry, readiness: readiness, onScrape: onScrape))
                 }
             }
             .bind(host: host, port: port)
@@ -48,11 +54,13 @@ final class OperationsHandler: ChannelInboundHandler {
 
     let registry: PrometheusCollectorRegistry
     let readiness: @Sendable () -> Readiness
+    let onScrape: @Sendable () -> Void
     private var path = ""
 
-    init(registry: PrometheusCollectorRegistry, readiness: @escaping @Sendable () -> Readiness) {
+    init(registry: PrometheusCollectorRegistry, readiness: @escaping @Sendable () -> Readiness, onScrape: @escaping @Sendable () -> Void) {
         self.registry = registry
         self.readiness = readiness
+        self.onScrape = onScrape
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -72,6 +80,7 @@ final class OperationsHandler: ChannelInboundHandler {
     private func answer() -> (HTTPResponseStatus, String, [UInt8]) {
         switch path {
         case "/metrics":
+            onScrape()
             return (.ok, "text/plain; version=0.0.4", registry.emitToBuffer())
         case "/health/live":
             return (.ok, "application/json", Array(#"{"live":true}"#.utf8))

@@ -19,6 +19,8 @@ struct WorkerMetrics: Sendable {
     let confirmDuration = Timer(label: "amqp_publish_confirm_duration_seconds")
     let inFlight = Gauge(label: "apns_jobs_in_flight")
     let prefetch = Gauge(label: "apns_prefetch")
+    /// Broker connections opened so far (1 + reconnects), set when metrics are scraped.
+    let connectionGeneration = Gauge(label: "amqp_connection_generation")
     let publications = PublicationCounters()
 
     /// Counts what one job's confirmed publications say: its result, a retry, a dead letter.

@@ -23,8 +23,8 @@ extension JobProcessor {
             body: delivery.message.body,
             messageID: properties.messageID,
             replyTo: properties.replyTo,
-            previousAttempts: Self.count(properties.headers[OutgoingMessages.attemptHeader]),
-            previousDeferrals: Self.count(properties.headers[OutgoingMessages.deferralHeader])
+            previousAttempts: Self.count(properties.headers[OutgoingMessages.attemptHeader], below: policy.maxAttempts),
+            previousDeferrals: Self.count(properties.headers[OutgoingMessages.deferralHeader], below: policy.maxDeferrals)
         )
         let context = ResultContext(delivery: delivery, received: received, replyTo: envelope.replyTo, workerName: workerName)
         let job: Job
@@ -55,11 +55,12 @@ extension JobProcessor {
         return .send(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint))
     }
 
-    /// A count from a header a producer may have written itself: a non-negative integer of sane size
-    /// (a hostile `retry-attempt` of 2^63 must not overflow the next attempt's arithmetic).
-    static func count(_ header: AMQPFieldValue?) -> Int {
+    /// A count from a header a producer may have written itself, kept within what the worker itself
+    /// would have written (below `limit`): a forged `retry-attempt` of 2^63 must neither overflow the
+    /// next attempt's arithmetic nor show in a result.
+    static func count(_ header: AMQPFieldValue?, below limit: Int) -> Int {
         guard case .int(let value)? = header else { return 0 }
-        return Int(min(max(value, 0), 1_000_000))
+        return Int(min(max(value, 0), Int64(max(limit - 1, 0))))
     }
 
     /// The outcome an earlier delivery of this job left in ``UnsettledOutcomes``, as the step that

@@ -47,6 +47,11 @@ public final class WorkerService: Service {
     /// Jobs being processed right now (started, not yet acked or requeued).
     public var jobsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
+    /// Sets the gauges that are cheaper to read on a scrape than to keep current on every job.
+    public func recordScrapeGauges() {
+        metrics.connectionGeneration.record(Int(amqp.generation))
+    }
+
     /// Whether this worker should get traffic now: what `/health/ready` reports.
     public func readiness() -> Readiness {
         Readiness(
