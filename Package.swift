@@ -183,7 +183,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["Schemas/validate.py"],
+            exclude: ["Schemas/validate.py", "Faults/hostile_publish.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TLS", "TestSupport"], swiftSettings: swiftSettings),

@@ -14,7 +14,7 @@ extension FaultCatalog {
         }
         var scenario = FaultScenario(
             name: "poison-10pct",
-            summary: "1,000 jobs, every tenth malformed in one of \(Poison.allCases.count) ways (not JSON, truncated, empty, binary, a JSON array, a missing field, a wrong type, a bad token, "
+            summary: "1,000 jobs, every tenth malformed in one of \(Poison.allCases.count) ways (not JSON, truncated after its id, empty, binary, a JSON array, a missing field, a wrong type, a bad token, "
                 + "a bad priority, a payload over 4 KiB). Each poison job ends as a dead letter (with a `failed` result when its id can be read) without reaching APNs; the rest are delivered.",
             jobs: jobs
         )
@@ -43,7 +43,8 @@ extension FaultCatalog {
             func object(_ fields: String) -> [UInt8] { Array("{\"id\":\"\(id)\",\(fields)}".utf8) }
             switch self {
             case .notJSON: return FaultJob(id: id, body: JobFactory.Kind.notJSON.body(id: id), outcomes: [], deadLetters: true)
-            case .truncated: return FaultJob(id: id, body: Array("{\"id\":\"\(id)\",\"device_token\":\"ab".utf8), outcomes: [], deadLetters: true)
+            // Cut off after its id: the strict reader keeps the members it read before the fault.
+            case .truncated: return FaultJob(id: id, body: Array("{\"id\":\"\(id)\",\"device_token\":\"ab".utf8), outcomes: [.failed("InvalidJSON")], deadLetters: true)
             case .empty: return FaultJob(id: id, body: [], outcomes: [], deadLetters: true)
             case .binary: return FaultJob(id: id, body: [0xFF, 0xFE, 0x00, 0x7B, 0xC3, 0x28] + Array(id.utf8), outcomes: [], deadLetters: true)
             case .array: return FaultJob(id: id, body: Array("[\"\(id)\"]".utf8), outcomes: [], deadLetters: true)

@@ -28,6 +28,7 @@ enum FaultCatalog {
         ("expired-provider-token", expiredProviderToken),
         ("too-many-token-updates", tooManyTokenUpdates),
         ("poison-10pct", poison),
+        ("hostile-input", hostileInput),
         ("1mib-messages", largeMessages),
         ("unknown-credential", unknownCredential),
         ("results-queue-missing", resultsQueueMissing),
@@ -35,7 +36,7 @@ enum FaultCatalog {
     ]
 
     /// The scenarios `make test` runs too: quick, and gentle with the shared broker.
-    static let quickNames = ["close-connection", "goaway", "poison-10pct", "results-queue-missing", "results-exchange-missing"]
+    static let quickNames = ["close-connection", "goaway", "poison-10pct", "hostile-input", "results-queue-missing", "results-exchange-missing"]
 
     static var allNames: [String] { builders.map(\.name) }
 

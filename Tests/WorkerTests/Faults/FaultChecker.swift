@@ -49,9 +49,9 @@ struct FaultAudit: Sendable {
         var problems: [String] = []
         if let error = outcome.error { problems.append("the run failed: \(error)") }
         if let last = outcome.exitStatuses.last, last != 0 { problems.append("the last worker process exited with \(last), not 0") }
-        if !audit.base.lost.isEmpty { problems.append("\(audit.base.lost.count) lost, e.g. \(audit.base.lost.sorted().prefix(5))") }
-        if !audit.base.unexpected.isEmpty { problems.append("\(audit.base.unexpected.count) unexpected, e.g. \(audit.base.unexpected.sorted().prefix(5))") }
-        if !audit.base.conflicting.isEmpty { problems.append("\(audit.base.conflicting.count) conflicting, e.g. \(audit.base.conflicting.sorted().prefix(5))") }
+        if !audit.base.lost.isEmpty { problems.append("\(audit.base.lost.count) lost, e.g. \(audit.base.lost.sorted().prefix(5).map { $0.prefix(80) })") }
+        if !audit.base.unexpected.isEmpty { problems.append("\(audit.base.unexpected.count) unexpected, e.g. \(audit.base.unexpected.sorted().prefix(5).map { $0.prefix(80) })") }
+        if !audit.base.conflicting.isEmpty { problems.append("\(audit.base.conflicting.count) conflicting, e.g. \(audit.base.conflicting.sorted().prefix(5).map { $0.prefix(80) })") }
         if outcome.undecodable > 0 { problems.append("\(outcome.undecodable) messages on the results queue are not results") }
         if !audit.wrongOutcomes.isEmpty { problems.append("\(audit.wrongOutcomes.count) wrong outcomes, e.g. \(audit.wrongOutcomes.prefix(3))") }
         if audit.base.duplicates > scenario.maximumDuplicateResults {

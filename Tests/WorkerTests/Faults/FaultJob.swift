@@ -25,12 +25,16 @@ struct FaultJob: Sendable {
     let outcomes: [Outcome]
     /// Whether the job must also end as a dead letter.
     let deadLetters: Bool
+    /// A case of `hostile_publish.py`: the job carries AMQP properties this project's client refuses
+    /// to write (bytes that are not UTF-8, keys over 255 bytes...), so pika publishes it instead.
+    var amqpCase: String? = nil
 
-    init(id: String, body: [UInt8], outcomes: [Outcome], deadLetters: Bool = false) {
+    init(id: String, body: [UInt8], outcomes: [Outcome], deadLetters: Bool = false, amqpCase: String? = nil) {
         self.id = id
         self.body = body
         self.outcomes = outcomes
         self.deadLetters = deadLetters
+        self.amqpCase = amqpCase
     }
 
     /// A job the mock accepts.

@@ -39,7 +39,7 @@ enum FaultRunner {
                 metricsPort: metricsPort, notebook: notebook, started: started
             )
             try await scenario.prepare?(run)
-            try await run.publish(scenario.jobs.map(\.body))
+            try await publishJobs(of: run)
             try worker.launch()
             try await scenario.action?(run)
             try await waitForEveryResult(run)
@@ -64,6 +64,23 @@ enum FaultRunner {
         return outcome
     }
 
+    /// The jobs in order; those with an ``FaultJob/amqpCase`` go through `hostile_publish.py` (pika) at
+    /// their place in the list, so they end up among the others in the queue.
+    private static func publishJobs(of run: FaultRun) async throws {
+        var pending: [FaultJob] = []
+        for job in run.scenario.jobs {
+            if job.amqpCase != nil, let previous = pending.last, previous.amqpCase == nil {
+                try await run.publish(pending.map(\.body))
+                pending = []
+            } else if job.amqpCase == nil, let previous = pending.last, previous.amqpCase != nil {
+                try await run.publishWithPika(pending)
+                pending = []
+            }
+            pending.append(job)
+        }
+        if pending.first?.amqpCase != nil { try await run.publishWithPika(pending) } else { try await run.publish(pending.map(\.body)) }
+    }
+
     /// Until every expected id has a result and the expected dead letters arrived; gives up at the
     /// scenario's timeout, or when nothing new came for 45 s.
     private static func waitForEveryResult(_ run: FaultRun) async throws {
@@ -85,7 +102,7 @@ enum FaultRunner {
             if ContinuousClock.now > deadline || ContinuousClock.now - lastProgress > .seconds(45) {
                 throw HarnessError(
                     "\(missing.count) results and \(max(0, run.scenario.expectedDeadLetters - deadLetters)) dead letters missing "
-                        + "(e.g. \(missing.sorted().prefix(3))); worker log:\n\(run.harness.processLog.suffix(2000))"
+                        + "(e.g. \(missing.sorted().prefix(3).map { $0.prefix(80) })); worker log:\n\(run.harness.processLog.suffix(2000))"
                 )
             }
             try await Task.sleep(for: .milliseconds(100))
