@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test demo bench faults mock fixtures clean
+.PHONY: deps build test demo bench faults fuzz mock fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -28,6 +28,11 @@ bench: deps
 faults: deps
 	scripts/faults.sh
 
+## libFuzzer (with AddressSanitizer) on the job decoder, the mock's validation and AMQP header decoding,
+## FUZZ_SECONDS each (default 120) from the committed seeds; a crash fails it (see scripts/fuzz.sh).
+fuzz: deps
+	scripts/fuzz.sh
+
 ## The mock APNs server on 127.0.0.1:2197 with the test fixtures (Ctrl-C to stop).
 mock: deps
 	swift build -c release --product mock-apns
@@ -38,4 +43,4 @@ fixtures:
 	scripts/make-test-fixtures.sh
 
 clean:
-	rm -rf .build .scratch
+	rm -rf .build .build-fuzz .scratch

@@ -1,4 +1,5 @@
 // swift-tools-version:6.2
+import Foundation
 import PackageDescription
 
 /// One set of Swift settings for every target of this package.
@@ -158,6 +159,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // What the fuzzers check, as plain functions: libFuzzer drives them (make fuzz), and the corpus
+        // tests replay every committed seed and regression through them (make test).
+        .target(
+            name: "Fuzzing",
+            dependencies: ["AMQP", "APNsCore", "HTTP2", "JSON", "MockAPNs", "TLS", "Worker"],
+            swiftSettings: swiftSettings
+        ),
+
         // Test-only helpers: fixture paths, temporary files.
         .target(
             name: "TestSupport",
@@ -187,5 +196,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TLS", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "MockAPNs", "TestSupport"], swiftSettings: swiftSettings),
     ]
 )
+
+// The libFuzzer executables exist only for `make fuzz` (scripts/fuzz.sh sets APNS_FUZZ=1 and builds them
+// with --sanitize=fuzzer into .build-fuzz): built without libFuzzer they would have no entry point.
+if ProcessInfo.processInfo.environment["APNS_FUZZ"] == "1" {
+    for name in ["job-decoder", "mock-validation", "amqp-content"] {
+        let target = "Fuzz" + name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        package.products.append(.executable(name: "fuzz-\(name)", targets: [target]))
+        package.targets.append(.executableTarget(name: target, dependencies: ["Fuzzing"], path: "Fuzz/\(target)", swiftSettings: swiftSettings))
+    }
+}

@@ -6,7 +6,7 @@ import JSON
 /// An id travels back as every result's `correlation_id`, an AMQP short string, so it has at most 255
 /// bytes; it is an identifier, so it has no control characters. A job whose id breaks a rule still gets
 /// its `failed` result (with the id in the result's body, where any text fits), just no correlation id.
-enum JobIdentifier {
+package enum JobIdentifier {
     static let maximumByteCount = 255
 
     /// What the job says its id is: the body's `id` (a string, or an integer read as its decimal text),
@@ -29,7 +29,7 @@ enum JobIdentifier {
     }
 
     /// Whether `id` can go out as an AMQP `correlation_id`.
-    static func isCarriable(_ id: String) -> Bool {
+    package static func isCarriable(_ id: String) -> Bool {
         problem(with: id) == nil
     }
 

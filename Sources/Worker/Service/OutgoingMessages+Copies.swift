@@ -1,4 +1,4 @@
-import AMQP
+package import AMQP
 
 /// A job copied back to the broker (a retry, a dead letter) keeps its body byte for byte and every
 /// property that can travel. What cannot — a property the broker carried but a copy cannot (a
@@ -15,7 +15,7 @@ extension OutgoingMessages {
     static let ownHeaders: Set<String> = [attemptHeader, deferralHeader, lastErrorHeader, ResultContext.publishedAtHeader, droppedHeader]
 
     /// `message` with whatever AMQP cannot carry removed (normally nothing).
-    static func carriable(_ message: AMQPMessage) -> AMQPMessage {
+    package static func carriable(_ message: AMQPMessage) -> AMQPMessage {
         var message = message
         for header in routingHeaders { message.properties.headers[header] = nil }
         var dropped: [String] = []

@@ -3,7 +3,7 @@ import Foundation
 import WorkerConfiguration
 
 /// Builds the messages the worker publishes: results, retry copies, dead letters.
-struct OutgoingMessages {
+package struct OutgoingMessages {
     let topology: Topology
 
     /// Header carrying the attempts made so far on retried and dead-lettered copies (not `x-`: those
