@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test demo bench faults fuzz mock fixtures clean
+.PHONY: deps build test demo bench faults fuzz sanitize mock fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -33,6 +33,10 @@ faults: deps
 fuzz: deps
 	scripts/fuzz.sh
 
+## ThreadSanitizer on the concurrent suites, AddressSanitizer on the protocol cores; any report fails it.
+sanitize: deps
+	scripts/sanitize.sh
+
 ## The mock APNs server on 127.0.0.1:2197 with the test fixtures (Ctrl-C to stop).
 mock: deps
 	swift build -c release --product mock-apns
@@ -43,4 +47,4 @@ fixtures:
 	scripts/make-test-fixtures.sh
 
 clean:
-	rm -rf .build .build-fuzz .scratch
+	rm -rf .build .build-fuzz .build-thread .build-address .scratch

@@ -48,19 +48,19 @@ let package = Package(
         ),
 
         // Wrappers: the only importers of the C modules.
-        .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "TLS", dependencies: ["COpenSSL", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")], swiftSettings: swiftSettings),
 
         // The one strict JSON reader (and writer) for jobs, payloads and tokens; no dependencies.
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
         .target(
             name: "AMQP",
-            dependencies: ["CRabbitMQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CRabbitMQ", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
 
         // Domain: APNs requests, responses, reasons and provider tokens; no I/O.
-        .target(name: "APNsCore", dependencies: ["TLS"], swiftSettings: swiftSettings),
+        .target(name: "APNsCore", dependencies: ["TLS", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")], swiftSettings: swiftSettings),
 
         // TLS + HTTP/2 over one socket: the byte pump both the client and the mock server drive with NIO.
         .target(
@@ -80,6 +80,7 @@ let package = Package(
                 "APNsCore", "TLS", "HTTP2", "Transport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -107,6 +108,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -118,6 +120,7 @@ let package = Package(
                 "APNsCore", "JSON", "TLS", "HTTP2", "Transport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -134,6 +137,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -183,7 +187,7 @@ let package = Package(
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AMQPTests", dependencies: ["AMQP", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AMQPTests", dependencies: ["AMQP", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")], swiftSettings: swiftSettings),
         .testTarget(name: "WorkerConfigurationTests", dependencies: ["WorkerConfiguration", "AMQP", "APNsClient", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WorkerTests",
@@ -191,6 +195,7 @@ let package = Package(
                 "Worker", "WorkerConfiguration", "AMQP", "APNsClient", "APNsCore", "MockAPNs", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             exclude: ["Schemas/validate.py", "Faults/hostile_publish.py"],
             swiftSettings: swiftSettings

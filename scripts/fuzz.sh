@@ -32,6 +32,8 @@ for fuzzer in "${fuzzers[@]}"; do
   mkdir -p "$work"
   echo "== fuzz-$fuzzer for ${seconds}s"
   log=".scratch/fuzz/$fuzzer.log"
+  marker=".scratch/fuzz/$fuzzer.started"
+  touch "$marker"  # crash files newer than this are this run's
   # The first corpus folder is where libFuzzer adds what it finds; the committed seeds are only read.
   set +e
   ".build-fuzz/debug/fuzz-$fuzzer" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=10 -print_final_stats=1 \
@@ -40,7 +42,7 @@ for fuzzer in "${fuzzers[@]}"; do
   set -e
   runs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" || echo "?")
   coverage=$(grep -o "cov: [0-9]*" "$log" | tail -1 | grep -o "[0-9]*$" || echo "?")
-  crashes=$(ls .scratch/fuzz/crashes/ 2>/dev/null | grep -c "^$fuzzer-" || true)
+  crashes=$(find .scratch/fuzz/crashes -name "$fuzzer-*" -newer "$marker" 2>/dev/null | wc -l)
   summary+=("fuzz-$fuzzer: $runs executions, coverage $coverage edges, corpus $(ls "$work" | wc -l) + $(ls "Fuzz/Corpus/$fuzzer" | wc -l) seeds, exit $result, crash files $crashes")
   if [ "$result" -ne 0 ]; then
     status=1

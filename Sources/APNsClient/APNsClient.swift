@@ -2,7 +2,7 @@ public import APNsCore
 public import Logging
 public import NIOCore
 public import NIOPosix
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Sends notifications to APNs over pooled, long-lived HTTP/2 connections, for any number of credentials.
 ///
@@ -13,7 +13,7 @@ public final class APNsClient: Sendable {
     public let statistics = APNsClientStatistics()
     private let group: any EventLoopGroup
     private let logger: Logger
-    private let pools = Mutex<[PoolKey: APNsConnectionPool]>([:])
+    private let pools = NIOLockedValueBox<[PoolKey: APNsConnectionPool]>([:])
 
     private struct PoolKey: Hashable {
         let credential: String
@@ -41,12 +41,12 @@ public final class APNsClient: Sendable {
     /// Connections and streams of one pool: (connections, ready, streams in flight, callers waiting,
     /// stream limits of ready connections).
     public func poolState(credential: APNsCredential, endpoint: APNsEndpoint) -> (connections: Int, ready: Int, inFlight: Int, waiting: Int, limits: [Int])? {
-        pools.withLock { $0[PoolKey(credential: credential.name, endpoint: endpoint)] }?.snapshot
+        pools.withLockedValue { $0[PoolKey(credential: credential.name, endpoint: endpoint)] }?.snapshot
     }
 
     /// Stops every pool: waiting callers fail with `shutdown`, connections close once their streams end.
     public func shutdown() {
-        let all = pools.withLock { pools in
+        let all = pools.withLockedValue { pools in
             defer { pools.removeAll() }
             return Array(pools.values)
         }
@@ -55,7 +55,7 @@ public final class APNsClient: Sendable {
 
     private func pool(for credential: APNsCredential, endpoint: APNsEndpoint) throws -> APNsConnectionPool {
         let key = PoolKey(credential: credential.name, endpoint: endpoint)
-        return try pools.withLock { pools in
+        return try pools.withLockedValue { pools in
             if let pool = pools[key] { return pool }
             do {
                 let pool = try APNsConnectionPool(

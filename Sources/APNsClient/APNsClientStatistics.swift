@@ -1,6 +1,6 @@
 import Metrics
 import NIOCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Counters of what the client's connections went through: what tests assert, and the source of the
 /// client's Prometheus metrics (through swift-metrics, labelled by credential).
@@ -37,15 +37,15 @@ public final class APNsClientStatistics: Sendable {
         case tokenAge(seconds: Double)
     }
 
-    private let counters = Mutex(Snapshot())
+    private let counters = NIOLockedValueBox(Snapshot())
 
     public init() {}
 
-    public var snapshot: Snapshot { counters.withLock { $0 } }
+    public var snapshot: Snapshot { counters.withLockedValue { $0 } }
 
     func record(credential: String, _ event: Event) {
         ClientMetrics.emit(event, credential: credential)
-        counters.withLock { counters in
+        counters.withLockedValue { counters in
             switch event {
             case .connectAttempt: counters.connectAttempts += 1
             case .connected: counters.connectionsEstablished += 1

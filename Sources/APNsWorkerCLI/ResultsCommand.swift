@@ -2,9 +2,9 @@ import AMQP
 import ArgumentParser
 import Foundation
 import Logging
-import Synchronization
 import Worker
 import WorkerConfiguration
+import NIOConcurrencyHelpers
 
 /// `apns-worker results`: drains the results queue and prints a summary (the demo's report).
 struct ResultsCommand: AsyncParsableCommand {
@@ -59,21 +59,21 @@ struct ResultsCommand: AsyncParsableCommand {
 
 /// The summary so far and when the last result came, shared by the reader task and the waiting loop.
 private final class Progress: Sendable {
-    private let state = Mutex((summary: ResultSummary(), lastArrival: ContinuousClock.now))
+    private let state = NIOLockedValueBox((summary: ResultSummary(), lastArrival: ContinuousClock.now))
 
-    var count: Int { state.withLock { $0.summary.count } }
-    var lastArrival: ContinuousClock.Instant { state.withLock { $0.lastArrival } }
-    var summary: ResultSummary { state.withLock { $0.summary } }
+    var count: Int { state.withLockedValue { $0.summary.count } }
+    var lastArrival: ContinuousClock.Instant { state.withLockedValue { $0.lastArrival } }
+    var summary: ResultSummary { state.withLockedValue { $0.summary } }
 
     func add(_ result: JobResult?) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.summary.add(result)
             state.lastArrival = ContinuousClock.now
         }
     }
 
     func addDeadLetter(lastError: String?) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.summary.addDeadLetter(lastError: lastError)
             state.lastArrival = ContinuousClock.now
         }

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import AMQP
+import NIOConcurrencyHelpers
 
 @Suite("AMQP client: reconnecting (real RabbitMQ)")
 struct AMQPReconnectTests {
@@ -41,7 +42,7 @@ struct AMQPReconnectTests {
                             do {
                                 _ = try await client.publish(exchange: "", routingKey: sink, message: AMQPMessage(body: [UInt8](repeating: 1, count: 32_768)), mandatory: false)
                             } catch let error as AMQPError {
-                                load.failures.withLock { $0.append(error.code) }
+                                load.failures.withLockedValue { $0.append(error.code) }
                                 try? await Task.sleep(for: .milliseconds(20))
                             } catch {}
                         }
@@ -56,7 +57,7 @@ struct AMQPReconnectTests {
         #expect(try await Self.waitForGeneration(2, of: client))
         load.stop.store(true, ordering: .relaxed)
         await publishers.value
-        let codes = load.failures.withLock { $0 }
+        let codes = load.failures.withLockedValue { $0 }
         // Whether a publish is still awaiting its confirm at the instant the broker closes is a race
         // (rabbitmqctl takes about a second, the broker may settle every confirm before its close, and
         // the client may reconnect before the next publish), so the test requires only that every

@@ -1,5 +1,5 @@
 import AMQP
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Collects a delivery stream in the background so tests can wait for "N deliveries within T".
 final class DeliveryInbox: Sendable {
@@ -9,21 +9,21 @@ final class DeliveryInbox: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(_ stream: AsyncStream<AMQPDelivery>) {
         Task {
             for await delivery in stream {
-                self.state.withLock { $0.received.append(delivery) }
+                self.state.withLockedValue { $0.received.append(delivery) }
             }
-            self.state.withLock { $0.finished = true }
+            self.state.withLockedValue { $0.finished = true }
         }
     }
 
     /// Waits until `count` deliveries not yet taken have arrived (or `timeout` passed) and takes them all.
     func take(_ count: Int, within timeout: Duration = .seconds(5)) async -> [AMQPDelivery] {
         _ = await wait(until: timeout) { $0.received.count - $0.taken >= count }
-        return state.withLock { state in
+        return state.withLockedValue { state in
             defer { state.taken = state.received.count }
             return Array(state.received[state.taken...])
         }
@@ -37,9 +37,9 @@ final class DeliveryInbox: Sendable {
     private func wait(until timeout: Duration, _ condition: (State) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if state.withLock({ condition($0) }) { return true }
+            if state.withLockedValue({ condition($0) }) { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return state.withLock { condition($0) }
+        return state.withLockedValue { condition($0) }
     }
 }

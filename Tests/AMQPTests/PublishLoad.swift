@@ -1,8 +1,9 @@
 import AMQP
 import Synchronization
+import NIOConcurrencyHelpers
 
 /// Shared state of the background publishers in ``AMQPReconnectTests/forcedClose()``.
 final class PublishLoad: Sendable {
     let stop = Atomic<Bool>(false)
-    let failures = Mutex<[AMQPError.Code]>([])
+    let failures = NIOLockedValueBox<[AMQPError.Code]>([])
 }

@@ -136,7 +136,17 @@ struct ClientFaultTests {
         #expect(client.statistics.snapshot.pingTimeouts >= 1)
         harness.server.setFaults(MockFaults())
         try await Task.sleep(for: .milliseconds(700))  // let the last pause run out
-        #expect(try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted)
+        // A replacement connection serves again. On a slow machine (ThreadSanitizer makes everything
+        // ten times slower) a 150 ms PING timeout can fire once more, so a lost connection is retried.
+        var accepted = false
+        for _ in 0..<3 where !accepted {
+            do {
+                accepted = try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted
+            } catch let error as APNsSendError where error.code == .connectionLost {
+                continue
+            }
+        }
+        #expect(accepted)
         #expect(client.statistics.snapshot.connectionsEstablished >= 2)
         #expect(client.statistics.snapshot.lastPingRoundTripNanoseconds != nil || client.statistics.snapshot.pingTimeouts >= 1)
         await harness.server.stop()

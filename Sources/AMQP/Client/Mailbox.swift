@@ -1,4 +1,4 @@
-internal import Synchronization
+import NIOConcurrencyHelpers
 
 /// The lock-protected queue of commands for the connection thread, and the client's life cycle.
 ///
@@ -21,18 +21,18 @@ final class Mailbox: Sendable {
         var signalled = false
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     let wakeup: WakeupPipe
 
     init(wakeup: WakeupPipe) {
         self.wakeup = wakeup
     }
 
-    var phase: Phase { state.withLock { $0.phase } }
+    var phase: Phase { state.withLockedValue { $0.phase } }
 
     func submit(_ command: ClientCommand) {
         enum Verdict { case queued(signal: Bool), rejected(String) }
-        let verdict: Verdict = state.withLock { state in
+        let verdict: Verdict = state.withLockedValue { state in
             switch state.phase {
             case .idle: return .rejected("the client is not connected; call connect() first")
             case .closed: return .rejected("the client is closed")
@@ -51,7 +51,7 @@ final class Mailbox: Sendable {
     /// Everything queued so far, oldest first; drains the pipe before looking so no signal is lost.
     func take() -> [ClientCommand] {
         wakeup.drain()
-        return state.withLock { state in
+        return state.withLockedValue { state in
             state.signalled = false
             defer { state.commands = [] }
             return state.commands
@@ -60,7 +60,7 @@ final class Mailbox: Sendable {
 
     /// `idle` → `starting`; returns the phase found, so the caller knows whether it should start the thread.
     func beginStart() -> Phase {
-        state.withLock { state in
+        state.withLockedValue { state in
             defer { if state.phase == .idle { state.phase = .starting } }
             return state.phase
         }
@@ -69,7 +69,7 @@ final class Mailbox: Sendable {
     /// The first round ended: `running`, or back to `idle` with the commands that queued up meanwhile
     /// (`closed` if one of them was a `close()`).
     func finishStart(succeeded: Bool) -> [ClientCommand] {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.phase = succeeded ? .running : state.commands.contains(where: \.isClose) ? .closed : .idle
             defer { if !succeeded { state.commands = [] } }
             return succeeded ? [] : state.commands
@@ -78,7 +78,7 @@ final class Mailbox: Sendable {
 
     /// → `closed` for good; returns whatever was still queued. `onlyIfIdle` closes only a thread-less client.
     func close(onlyIfIdle: Bool = false) -> (closed: Bool, leftovers: [ClientCommand]) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard !onlyIfIdle || state.phase == .idle || state.phase == .closed else { return (false, []) }
             state.phase = .closed
             defer { state.commands = [] }

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import Synchronization
 import TLS
+import NIOConcurrencyHelpers
 
 /// Opening, replacing and hearing from connections.
 extension APNsConnectionPool {
@@ -9,7 +10,7 @@ extension APNsConnectionPool {
     func ensureConnections() {
         enum Step { case open(Int), wait(TimeAmount), nothing }
         let now = NIODeadline.now()
-        let step = state.withLock { state -> Step in
+        let step = state.withLockedValue { state -> Step in
             guard state.isStarted, !state.isShutDown, !state.connectScheduled,
                 state.activeCount < (credential.connections ?? configuration.connectionsPerPool)
             else { return .nothing }
@@ -30,7 +31,7 @@ extension APNsConnectionPool {
             return
         case .wait(let delay):
             group.next().scheduleTask(in: delay) { [self] in
-                state.withLock { $0.connectScheduled = false }
+                state.withLockedValue { $0.connectScheduled = false }
                 ensureConnections()
             }
         case .open(let id):
@@ -46,7 +47,7 @@ extension APNsConnectionPool {
                 id: id, group: group, context: tlsContext, credential: credential, endpoint: endpoint,
                 configuration: configuration, statistics: statistics, logger: logger,
                 register: { connection in
-                    state.withLock { $0.entries[id] = PoolState.Entry(connection: connection, phase: .connecting) }
+                    state.withLockedValue { $0.entries[id] = PoolState.Entry(connection: connection, phase: .connecting) }
                 },
                 report: { [weak self] connection, event in self?.handle(event, from: connection) }
             )
@@ -58,27 +59,27 @@ extension APNsConnectionPool {
     func handle(_ event: ConnectionEvent, from connection: APNsConnection) {
         switch event {
         case .ready(let limit):
-            resume(state.withLock { state in
+            resume(state.withLockedValue { state in
                 state.entries[connection.id]?.phase = .ready
                 state.entries[connection.id]?.limit = limit
                 state.consecutiveFailures = 0
                 return state.serveWaiters()
             })
         case .streamLimitChanged(let limit):
-            resume(state.withLock { state in
+            resume(state.withLockedValue { state in
                 state.entries[connection.id]?.limit = limit
                 return state.serveWaiters()
             })
         case .draining:
-            state.withLock { $0.entries[connection.id]?.phase = .draining }
+            state.withLockedValue { $0.entries[connection.id]?.phase = .draining }
             ensureConnections()
         case .credentialRejected(let reason):
             logger.error("credential rejected by APNs; closing every connection", metadata: ["reason": "\(reason)"])
-            let others = state.withLock { state in state.entries.values.map(\.connection) }
+            let others = state.withLockedValue { state in state.entries.values.map(\.connection) }
             for other in others { other.retire(reason: "credential rejected: \(reason)") }
         case .closed(let error, let wasReady):
-            state.withLock { _ = $0.entries.removeValue(forKey: connection.id) }
-            if !state.withLock({ $0.isShutDown }) { statistics.record(credential: credential.name, .reconnect) }
+            state.withLockedValue { _ = $0.entries.removeValue(forKey: connection.id) }
+            if !state.withLockedValue({ $0.isShutDown }) { statistics.record(credential: credential.name, .reconnect) }
             if !wasReady {
                 attemptFailed(error)
             } else {
@@ -93,7 +94,7 @@ extension APNsConnectionPool {
         statistics.record(credential: credential.name, .connectFailed)
         let failure = Self.sendError(for: error, endpoint: endpoint)
         logger.warning("connection attempt failed", metadata: ["error": "\(failure.message)"])
-        let nothingLeft = state.withLock { state -> Bool in
+        let nothingLeft = state.withLockedValue { state -> Bool in
             state.consecutiveFailures += 1
             return !state.entries.values.contains { $0.phase != .draining }
         }

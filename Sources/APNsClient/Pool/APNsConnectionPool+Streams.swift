@@ -1,6 +1,7 @@
 import CoreMetrics
 import NIOCore
 import Synchronization
+import NIOConcurrencyHelpers
 
 /// Reserving and releasing streams, and the bounded line of callers waiting for one.
 extension APNsConnectionPool {
@@ -16,13 +17,13 @@ extension APNsConnectionPool {
     /// continuations: each leaves ``PoolState/waiters`` under the lock before it is resumed, so it is
     /// resumed exactly once.
     func acquire() async throws -> APNsConnection {
-        if let connection = state.withLock({ state in state.isShutDown ? nil : state.reserveBest() }) {
+        if let connection = state.withLockedValue({ state in state.isShutDown ? nil : state.reserveBest() }) {
             return connection
         }
         let id = nextWaiterID()
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                let reservation = state.withLock { state -> Reservation in
+                let reservation = state.withLockedValue { state -> Reservation in
                     if state.isShutDown { return .fail(APNsSendError(.shutdown, .notProcessed, "the client is shutting down")) }
                     state.isStarted = true
                     if let connection = state.reserveBest() { return .use(connection) }
@@ -43,14 +44,14 @@ extension APNsConnectionPool {
                 }
             }
         } onCancel: {
-            if let waiter = state.withLock({ $0.removeWaiter(id) }) {
+            if let waiter = state.withLockedValue({ $0.removeWaiter(id) }) {
                 waiter.continuation.resume(throwing: CancellationError())
             }
         }
     }
 
     func release(_ connection: APNsConnection) {
-        let (served, inUse, limit) = state.withLock { state in
+        let (served, inUse, limit) = state.withLockedValue { state in
             state.entries[connection.id]?.inFlight -= 1
             let served = state.serveWaiters()
             return (served, state.streamsInUse, state.streamLimit)
@@ -67,7 +68,7 @@ extension APNsConnectionPool {
     }
 
     func failWaiters(_ error: APNsSendError) {
-        let waiters = state.withLock { state -> [PoolState.Waiter] in
+        let waiters = state.withLockedValue { state -> [PoolState.Waiter] in
             defer { state.waiters.removeAll() }
             return Array(state.waiters)
         }
@@ -79,7 +80,7 @@ extension APNsConnectionPool {
     /// Fails callers that waited longer than the request timeout, checking a few times per timeout
     /// while anyone waits.
     private func armWaiterSweep() {
-        let arm = state.withLock { state -> Bool in
+        let arm = state.withLockedValue { state -> Bool in
             guard !state.waiterSweepScheduled, !state.waiters.isEmpty else { return false }
             state.waiterSweepScheduled = true
             return true
@@ -87,7 +88,7 @@ extension APNsConnectionPool {
         guard arm else { return }
         let interval = max(TimeAmount.milliseconds(10), min(TimeAmount.milliseconds(100), TimeAmount(configuration.requestTimeout / 10)))
         group.next().scheduleTask(in: interval) { [self] in
-            let expired = state.withLock { state in
+            let expired = state.withLockedValue { state in
                 state.waiterSweepScheduled = false
                 return state.removeExpiredWaiters(now: .now())
             }

@@ -4,6 +4,7 @@ import Metrics
 import NIOCore
 import Synchronization
 import TLS
+import NIOConcurrencyHelpers
 
 /// The connections of one (credential, endpoint): requests go to the connection with the most free
 /// streams; when none is free, callers wait in a bounded line (``APNsClientConfiguration/maximumWaitingRequests``).
@@ -16,7 +17,7 @@ final class APNsConnectionPool: Sendable {
     let statistics: APNsClientStatistics
     let logger: Logger
     let reconnect: ReconnectDelay
-    let state = Mutex(PoolState())
+    let state = NIOLockedValueBox(PoolState())
     let metrics: ClientMetrics.Pool
     let waiterIDs = Atomic<UInt64>(0)
 
@@ -76,7 +77,7 @@ final class APNsConnectionPool: Sendable {
 
     /// Stops taking requests, fails waiting callers and lets every connection close once idle.
     func shutdown() {
-        let (waiters, connections) = state.withLock { state in
+        let (waiters, connections) = state.withLockedValue { state in
             state.isShutDown = true
             let waiters = Array(state.waiters)
             state.waiters.removeAll()
@@ -90,7 +91,7 @@ final class APNsConnectionPool: Sendable {
 
     /// Streams in use and connections, for tests and metrics.
     var snapshot: (connections: Int, ready: Int, inFlight: Int, waiting: Int, limits: [Int]) {
-        state.withLock { state in
+        state.withLockedValue { state in
             let ready = state.entries.values.filter { $0.phase == .ready }
             return (state.entries.count, ready.count, state.entries.values.reduce(0) { $0 + $1.inFlight }, state.waiters.count, ready.map(\.limit).sorted())
         }

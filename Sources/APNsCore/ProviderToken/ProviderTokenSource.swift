@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Hands out provider tokens for one (team, key), shared by every connection that uses the key.
 ///
@@ -10,7 +10,7 @@ public final class ProviderTokenSource: Sendable {
     public let signer: ProviderTokenSigner
     public let policy: ProviderTokenPolicy
     private let clock: any WallClock
-    private let cached = Mutex<ProviderToken?>(nil)
+    private let cached = NIOLockedValueBox<ProviderToken?>(nil)
 
     public init(signer: ProviderTokenSigner, policy: ProviderTokenPolicy, clock: any WallClock = SystemWallClock()) {
         self.signer = signer
@@ -25,7 +25,7 @@ public final class ProviderTokenSource: Sendable {
     /// not `rejected`, otherwise a newly signed one (which becomes the shared one).
     public func tokenForInstall(excluding rejected: ProviderToken? = nil) throws -> ProviderToken {
         let now = clock.now()
-        return try cached.withLock { cached in
+        return try cached.withLockedValue { cached in
             if let token = cached, token != rejected, token.issuedAt <= now,
                 token.age(at: now) <= policy.maximumAgeAtInstall
             {

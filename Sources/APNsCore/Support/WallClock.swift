@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Where the current time comes from, so token ages and expiry checks can be driven by tests.
 public protocol WallClock: Sendable {
@@ -14,20 +14,20 @@ public struct SystemWallClock: WallClock {
 
 /// A clock that stands still until moved: for tests and for the mock server's token rules.
 public final class ManualWallClock: WallClock {
-    private let current: Mutex<Date>
+    private let current: NIOLockedValueBox<Date>
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Mutex(start)
+        current = NIOLockedValueBox(start)
     }
 
-    public func now() -> Date { current.withLock { $0 } }
+    public func now() -> Date { current.withLockedValue { $0 } }
 
     /// Moves the clock forward (or back, with a negative interval).
     public func advance(by interval: TimeInterval) {
-        current.withLock { $0 += interval }
+        current.withLockedValue { $0 += interval }
     }
 
     public func set(_ date: Date) {
-        current.withLock { $0 = date }
+        current.withLockedValue { $0 = date }
     }
 }

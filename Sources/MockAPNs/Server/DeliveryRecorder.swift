@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// What the mock accepted and refused: the ground truth for exactly-once checks in tests and benchmarks.
 public final class DeliveryRecorder: Sendable {
@@ -29,28 +29,28 @@ public final class DeliveryRecorder: Sendable {
         var acceptedByID: [RecordedID: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     public init() {}
 
     public var snapshot: Snapshot {
-        state.withLock { state in
+        state.withLockedValue { state in
             var snapshot = state.counts
             snapshot.acceptedByAPNsID = Dictionary(uniqueKeysWithValues: state.acceptedByID.map { ($0.key.description, $0.value) })
             return snapshot
         }
     }
 
-    public func reset() { state.withLock { $0 = State() } }
+    public func reset() { state.withLockedValue { $0 = State() } }
 
     func update(_ body: (inout Snapshot) -> Void) {
-        state.withLock { body(&$0.counts) }
+        state.withLockedValue { body(&$0.counts) }
     }
 
     func recordAccepted(apnsID: String) {
         // Parsed outside the lock: the connections' event loops share this recorder.
         let id = RecordedID(apnsID)
-        state.withLock { state in
+        state.withLockedValue { state in
             state.counts.accepted += 1
             state.acceptedByID[id, default: 0] += 1
         }

@@ -2,9 +2,9 @@ import HTTP2
 public import Logging
 public import NIOCore
 public import NIOPosix
-import Synchronization
 import TLS
 import Transport
+import NIOConcurrencyHelpers
 
 /// A mock APNs: TLS + HTTP/2 on the same cores as the client, validating like APNs, injecting faults on
 /// command, and recording what it accepted.
@@ -15,7 +15,7 @@ public final class MockAPNsServer: Sendable {
     private let context: TLSContext
     private let group: any EventLoopGroup
     let logger: Logger
-    private let state = Mutex<(faults: MockFaults, forcedRemaining: Int, channel: (any Channel)?)>((MockFaults(), 0, nil))
+    private let state = NIOLockedValueBox<(faults: MockFaults, forcedRemaining: Int, channel: (any Channel)?)>((MockFaults(), 0, nil))
 
     public init(configuration: MockServerConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger = Logger(label: "apns.mock")) throws {
         self.configuration = configuration
@@ -48,7 +48,7 @@ public final class MockAPNsServer: Sendable {
             }
             .bind(host: configuration.host, port: configuration.port)
             .get()
-        state.withLock { $0.channel = channel }
+        state.withLockedValue { $0.channel = channel }
         let port = channel.localAddress?.port ?? configuration.port
         logger.info("mock APNs listening", metadata: ["address": "\(configuration.host):\(port)"])
         return port
@@ -56,7 +56,7 @@ public final class MockAPNsServer: Sendable {
 
     /// Stops listening; open connections close with their clients.
     public func stop() async {
-        let channel = state.withLock { state in
+        let channel = state.withLockedValue { state in
             defer { state.channel = nil }
             return state.channel
         }
@@ -64,16 +64,16 @@ public final class MockAPNsServer: Sendable {
     }
 
     /// The faults in force now.
-    public var faults: MockFaults { state.withLock { $0.faults } }
+    public var faults: MockFaults { state.withLockedValue { $0.faults } }
 
     /// Replaces the faults in force; `forcedReasonCount` starts counting anew.
     public func setFaults(_ faults: MockFaults) {
-        state.withLock { $0 = (faults, faults.forcedReason == nil ? 0 : faults.forcedReasonCount, $0.channel) }
+        state.withLockedValue { $0 = (faults, faults.forcedReason == nil ? 0 : faults.forcedReasonCount, $0.channel) }
     }
 
     /// Takes one of the remaining forced rejections, if any.
     func takeForcedReason() -> String? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let reason = state.faults.forcedReason, state.forcedRemaining > 0 else { return nil }
             state.forcedRemaining -= 1
             return reason

@@ -1,17 +1,20 @@
 internal import COpenSSL
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// OpenSSL 3's "legacy" provider (RC2, 3DES), needed for PKCS#12 files exported by older tools.
 enum LegacyProvider {
-    private static let loaded = Mutex(false)
+    private static let loaded = NIOLockedValueBox(false)
+    /// The providers' handles, kept for the life of the process (they are never unloaded): dropped,
+    /// the providers would look leaked to LeakSanitizer once OpenSSL's exit handler runs.
+    /// `nonisolated(unsafe)`: written once, inside `loaded`'s lock, and never read.
+    nonisolated(unsafe) private static var handles: [OpaquePointer?] = []
 
     /// Loads "legacy" next to "default" the first time it is needed; later calls do nothing.
     static func loadOnce() {
-        loaded.withLock { loaded in
+        loaded.withLockedValue { loaded in
             guard !loaded else { return }
             loaded = true
-            _ = OSSL_PROVIDER_load(nil, "legacy")
-            _ = OSSL_PROVIDER_load(nil, "default")
+            handles = [OSSL_PROVIDER_load(nil, "legacy"), OSSL_PROVIDER_load(nil, "default")]
         }
     }
 }

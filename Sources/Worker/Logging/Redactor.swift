@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Removes secrets from log text: every line the worker logs passes through here (see
 /// ``RedactingLogHandler``), so a secret cannot reach a log by any path — a careless interpolation, a
@@ -8,18 +8,18 @@ import Synchronization
 /// values, PEM blocks (key material), passwords in URLs; and it truncates device tokens (hex runs of
 /// 64 digits or more) to their first eight digits.
 public enum Redactor {
-    private static let secrets = Mutex<Set<String>>([])
+    private static let secrets = NIOLockedValueBox<Set<String>>([])
 
     /// Adds a value that must never appear in a log (shorter than 4 characters is ignored: too common).
     public static func register(_ secret: String) {
         guard secret.count >= 4 else { return }
-        secrets.withLock { _ = $0.insert(secret) }
+        secrets.withLockedValue { _ = $0.insert(secret) }
     }
 
     /// `text` with every secret removed.
     public static func redact(_ text: String) -> String {
         var result = text
-        for secret in secrets.withLock({ $0 }) where result.contains(secret) {
+        for secret in secrets.withLockedValue({ $0 }) where result.contains(secret) {
             result = result.replacing(secret, with: "<redacted>")
         }
         guard result.contains(where: { $0 == "." || $0 == "-" || $0 == ":" || $0.isHexDigit }) else { return result }

@@ -1,5 +1,5 @@
 import CoreMetrics
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The labelled counters of confirmed publications, by kind, made once each.
 ///
@@ -8,13 +8,13 @@ import Synchronization
 /// a job's CPU); this dictionary is one short lock. It holds no more entries than the backend already
 /// holds series: one per status and reason, tier, or dead-letter reason.
 final class PublicationCounters: Sendable {
-    private let counters = Mutex<[Publication.Kind: Counter]>([:])
+    private let counters = NIOLockedValueBox<[Publication.Kind: Counter]>([:])
 
     /// The counter of `kind`: `apns_results_total`, `apns_jobs_retried_total` or `apns_jobs_dead_lettered_total`.
     func counter(for kind: Publication.Kind) -> Counter {
-        if let counter = counters.withLock({ $0[kind] }) { return counter }
+        if let counter = counters.withLockedValue({ $0[kind] }) { return counter }
         let counter = Self.make(kind)
-        return counters.withLock { counters in
+        return counters.withLockedValue { counters in
             if let existing = counters[kind] { return existing }
             counters[kind] = counter
             return counter

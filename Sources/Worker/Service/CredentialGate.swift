@@ -1,17 +1,17 @@
 public import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Credentials APNs refused, paused until a time: their jobs wait in a retry tier meanwhile instead of
 /// hammering APNs with a key it rejects (and being dead-lettered wholesale).
 public final class CredentialGate: Sendable {
-    private let pausedUntil = Mutex<[String: Date]>([:])
+    private let pausedUntil = NIOLockedValueBox<[String: Date]>([:])
     private let metrics = WorkerMetrics()
 
     public init() {}
 
     /// Pauses `credential` until `until` (extending, never shortening, a pause in force).
     public func pause(_ credential: String, until: Date) {
-        pausedUntil.withLock { paused in
+        pausedUntil.withLockedValue { paused in
             paused[credential] = max(paused[credential] ?? until, until)
         }
         metrics.credential(credential, paused: true)
@@ -19,7 +19,7 @@ public final class CredentialGate: Sendable {
 
     /// When the pause of `credential` ends, if it is paused at `now`.
     public func pausedUntil(_ credential: String, at now: Date) -> Date? {
-        pausedUntil.withLock { paused in
+        pausedUntil.withLockedValue { paused in
             guard let until = paused[credential] else { return nil }
             if until <= now {
                 paused[credential] = nil
@@ -32,6 +32,6 @@ public final class CredentialGate: Sendable {
 
     /// Credentials paused at `now`, for health checks and metrics.
     public func pausedCredentials(at now: Date) -> [String] {
-        pausedUntil.withLock { paused in paused.filter { $0.value > now }.map(\.key).sorted() }
+        pausedUntil.withLockedValue { paused in paused.filter { $0.value > now }.map(\.key).sorted() }
     }
 }

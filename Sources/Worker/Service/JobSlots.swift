@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The jobs being processed at once, counted against a limit.
 ///
@@ -15,24 +15,24 @@ final class JobSlots: Sendable {
     }
 
     let limit: Int
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     init(limit: Int) {
         precondition(limit > 0, "validated by the configuration")
         self.limit = limit
-        state = Mutex(State(free: limit))
+        state = NIOLockedValueBox(State(free: limit))
     }
 
     /// Slots taken right now.
-    var inUse: Int { state.withLock { limit - $0.free } }
+    var inUse: Int { state.withLockedValue { limit - $0.free } }
 
     /// Takes a slot, waiting while none is free. Returns false, taking nothing, when none is free once
     /// ``close()`` was called (before or during the wait) or the waiting task is cancelled.
     func acquire() async -> Bool {
-        if let taken = state.withLock({ Self.take(&$0, cancelled: false) }) { return taken }
+        if let taken = state.withLockedValue({ Self.take(&$0, cancelled: false) }) { return taken }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let taken = state.withLock { state -> Bool? in
+                let taken = state.withLockedValue { state -> Bool? in
                     if let taken = Self.take(&state, cancelled: Task.isCancelled) { return taken }
                     precondition(state.waiter == nil, "only the intake waits for a slot")
                     state.waiter = continuation
@@ -41,7 +41,7 @@ final class JobSlots: Sendable {
                 if let taken { continuation.resume(returning: taken) }
             }
         } onCancel: {
-            state.withLock { state in
+            state.withLockedValue { state in
                 defer { state.waiter = nil }
                 return state.waiter
             }?.resume(returning: false)
@@ -50,7 +50,7 @@ final class JobSlots: Sendable {
 
     /// Gives a slot back, straight to the waiting intake if there is one.
     func release() {
-        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Bool, Never>? in
             guard let waiter = state.waiter else {
                 state.free += 1
                 return nil
@@ -64,7 +64,7 @@ final class JobSlots: Sendable {
     /// From now on nobody waits: ``acquire()`` takes a free slot if there is one, else returns false.
     /// A graceful shutdown calls this, so deliveries that never started go back to the queue at once.
     func close() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.closed = true
             defer { state.waiter = nil }
             return state.waiter

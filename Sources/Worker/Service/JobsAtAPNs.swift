@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The job ids this process has at APNs right now (sent or about to be, outcome not yet settled), so a
 /// redelivery can wait for its first delivery instead of pushing again.
@@ -16,17 +16,17 @@ final class JobsAtAPNs: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let entries = Mutex([String: Entry]())
+    private let entries = NIOLockedValueBox([String: Entry]())
 
     /// A delivery of `jobID` is going to APNs; its outcome is settled (acked or remembered) by ``end(_:)``.
     func begin(_ jobID: String) {
-        entries.withLock { $0[jobID, default: Entry()].running += 1 }
+        entries.withLockedValue { $0[jobID, default: Entry()].running += 1 }
     }
 
     /// A delivery of `jobID` has its outcome settled: wakes the deliveries waiting for it once no other
     /// delivery of the job is at APNs.
     func end(_ jobID: String) {
-        let waiters = entries.withLock { entries -> [CheckedContinuation<Void, Never>] in
+        let waiters = entries.withLockedValue { entries -> [CheckedContinuation<Void, Never>] in
             guard var entry = entries[jobID] else { return [] }
             entry.running -= 1
             guard entry.running == 0 else {
@@ -42,9 +42,9 @@ final class JobsAtAPNs: Sendable {
     /// Returns at once when no delivery of `jobID` is at APNs; otherwise when the last one has ended.
     /// True when it waited.
     func waitUntilSettled(_ jobID: String) async -> Bool {
-        guard entries.withLock({ $0[jobID] != nil }) else { return false }
+        guard entries.withLockedValue({ $0[jobID] != nil }) else { return false }
         await withCheckedContinuation { continuation in
-            let settled = entries.withLock { entries -> Bool in
+            let settled = entries.withLockedValue { entries -> Bool in
                 guard entries[jobID] != nil else { return true }
                 entries[jobID]!.waiters.append(continuation)
                 return false

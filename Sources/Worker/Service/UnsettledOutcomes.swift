@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import NIOConcurrencyHelpers
 
 /// What was decided for jobs APNs already answered but whose publications the broker did not confirm
 /// (results exchange or queue missing, connection lost), so that their redeliveries publish the same
@@ -44,7 +45,7 @@ final class UnsettledOutcomes: Sendable {
 
     let capacity: Int
     let maximumAge: Duration
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// `state.entries.count`, readable without the lock: nearly always 0, and then jobs skip the lookup.
     private let size = Atomic(0)
 
@@ -59,7 +60,7 @@ final class UnsettledOutcomes: Sendable {
     /// Keeps `publications` for `key` until ``forget(_:)``, the age limit, or eviction by newer ones.
     func remember(_ key: Key, _ publications: [Publication]) {
         let now = ContinuousClock.now
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.entries.updateValue(Entry(publications: publications, rememberedAt: now), forKey: key) == nil {
                 state.order.append(key)
             }
@@ -73,7 +74,7 @@ final class UnsettledOutcomes: Sendable {
     /// The outcome remembered for `key`, if it is young enough.
     func outcome(for key: Key) -> [Publication]? {
         let now = ContinuousClock.now
-        return state.withLock { state in
+        return state.withLockedValue { state in
             guard let entry = state.entries[key] else { return nil }
             guard now - entry.rememberedAt <= maximumAge else {
                 state.entries[key] = nil
@@ -87,7 +88,7 @@ final class UnsettledOutcomes: Sendable {
 
     /// The broker confirmed the job's publications: nothing left to remember.
     func forget(_ key: Key) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.entries.removeValue(forKey: key) != nil else { return }
             state.order.removeAll { $0 == key }
             size.store(state.entries.count, ordering: .relaxed)

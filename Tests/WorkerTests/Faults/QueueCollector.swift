@@ -2,10 +2,10 @@ import AMQP
 import APNsCore
 import Foundation
 import MockAPNs
-import Synchronization
 import TestSupport
 import Worker
 import WorkerConfiguration
+import NIOConcurrencyHelpers
 
 /// Consumes one queue for a whole scenario and keeps every message, acking as it goes.
 ///
@@ -16,8 +16,8 @@ import WorkerConfiguration
 final class QueueCollector: Sendable {
     let queue: String
     private let client: AMQPClient
-    private let state = Mutex<(messages: [AMQPMessage], seen: Set<[UInt8]>, redeliveries: Int, lastArrival: ContinuousClock.Instant)>(([], [], 0, .now))
-    private let reader = Mutex<Task<Void, Never>?>(nil)
+    private let state = NIOLockedValueBox<(messages: [AMQPMessage], seen: Set<[UInt8]>, redeliveries: Int, lastArrival: ContinuousClock.Instant)>(([], [], 0, .now))
+    private let reader = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     private init(queue: String, client: AMQPClient) {
         self.queue = queue
@@ -40,16 +40,16 @@ final class QueueCollector: Sendable {
                 await client.ack(delivery)
             }
         }
-        collector.reader.withLock { $0 = task }
+        collector.reader.withLockedValue { $0 = task }
         return collector
     }
 
-    var messages: [AMQPMessage] { state.withLock { $0.messages } }
-    var count: Int { state.withLock { $0.messages.count } }
+    var messages: [AMQPMessage] { state.withLockedValue { $0.messages } }
+    var count: Int { state.withLockedValue { $0.messages.count } }
     /// Deliveries dropped as copies of one already kept.
-    var redeliveries: Int { state.withLock { $0.redeliveries } }
+    var redeliveries: Int { state.withLockedValue { $0.redeliveries } }
     /// How long nothing new arrived.
-    var quietFor: Duration { ContinuousClock.now - state.withLock { $0.lastArrival } }
+    var quietFor: Duration { ContinuousClock.now - state.withLockedValue { $0.lastArrival } }
 
     /// Waits until nothing arrived for `idle` (or `limit` passed).
     func settle(idle: Duration, limit: Duration = .seconds(30)) async {
@@ -62,14 +62,14 @@ final class QueueCollector: Sendable {
     /// Cancels the consumer and closes the connection; what was kept stays readable.
     func stop() async {
         await client.cancelConsuming()
-        reader.withLock { $0 }?.cancel()
+        reader.withLockedValue { $0 }?.cancel()
         await client.close()
     }
 
     private func keep(_ delivery: AMQPDelivery) {
         let headers = delivery.message.properties.headers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let key = delivery.message.body + Array(headers.joined(separator: "\n").utf8)
-        state.withLock { state in
+        state.withLockedValue { state in
             if delivery.redelivered, state.seen.contains(key) {
                 state.redeliveries += 1
                 return

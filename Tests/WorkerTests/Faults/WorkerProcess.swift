@@ -2,10 +2,10 @@ import AMQP
 import APNsCore
 import Foundation
 import MockAPNs
-import Synchronization
 import TestSupport
 import Worker
 import WorkerConfiguration
+import NIOConcurrencyHelpers
 
 /// The scenario's `apns-worker run` process, which actions may kill, stop and start again.
 ///
@@ -15,7 +15,7 @@ final class WorkerProcess: Sendable {
     let harness: WorkerHarness
     /// Added to the test process's environment (`APNS_WORKER__…` overrides).
     let environment: [String: String]
-    private let state = Mutex<(current: Process?, launches: Int, exitStatuses: [Int32])>((nil, 0, []))
+    private let state = NIOLockedValueBox<(current: Process?, launches: Int, exitStatuses: [Int32])>((nil, 0, []))
 
     init(harness: WorkerHarness, environment: [String: String] = [:]) {
         self.harness = harness
@@ -23,10 +23,10 @@ final class WorkerProcess: Sendable {
     }
 
     /// Processes started so far.
-    var launches: Int { state.withLock { $0.launches } }
+    var launches: Int { state.withLockedValue { $0.launches } }
     /// Exit statuses of the processes stopped so far (SIGKILL shows as 9).
-    var exitStatuses: [Int32] { state.withLock { $0.exitStatuses } }
-    var isRunning: Bool { state.withLock { $0.current?.isRunning ?? false } }
+    var exitStatuses: [Int32] { state.withLockedValue { $0.exitStatuses } }
+    var isRunning: Bool { state.withLockedValue { $0.current?.isRunning ?? false } }
 
     /// Starts a worker process; the previous one must have been stopped.
     func launch() throws {
@@ -45,7 +45,7 @@ final class WorkerProcess: Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, override in override }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = log
-        try state.withLock { state in
+        try state.withLockedValue { state in
             precondition(state.current?.isRunning != true, "a worker process is already running")
             try process.run()
             state.current = process
@@ -56,7 +56,7 @@ final class WorkerProcess: Sendable {
 
     /// `kill -9`: no drain, no goodbye to the broker.
     func kill() async {
-        guard let process = state.withLock({ $0.current }), process.isRunning else { return }
+        guard let process = state.withLockedValue({ $0.current }), process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
         await reap(process)
     }
@@ -64,7 +64,7 @@ final class WorkerProcess: Sendable {
     /// SIGTERM, then waits for the drain; after `timeout` it kills. Returns the exit status.
     @discardableResult
     func terminate(timeout: Duration = .seconds(60)) async -> Int32? {
-        guard let process = state.withLock({ $0.current }), process.isRunning else { return nil }
+        guard let process = state.withLockedValue({ $0.current }), process.isRunning else { return nil }
         process.terminate()
         let deadline = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < deadline {
@@ -82,7 +82,7 @@ final class WorkerProcess: Sendable {
             await pause(.milliseconds(20))
         }
         let status = process.isRunning ? -1 : process.terminationStatus
-        state.withLock { state in
+        state.withLockedValue { state in
             state.exitStatuses.append(status)
             if state.current === process { state.current = nil }
         }

@@ -1,9 +1,9 @@
 import Foundation
 import JSON
 import Logging
-import Synchronization
 import Testing
 @testable import Worker
+import NIOConcurrencyHelpers
 
 /// What a job can put in a log line, and what the line must still be.
 @Suite("Log lines stay lines, whatever a job contains")
@@ -16,9 +16,9 @@ struct LogHandlerTests {
     ]
 
     final class Lines: Sendable {
-        private let collected = Mutex<[[UInt8]]>([])
-        var all: [[UInt8]] { collected.withLock { $0 } }
-        var output: LogOutput { LogOutput { line in self.collected.withLock { $0.append(line) } } }
+        private let collected = NIOLockedValueBox<[[UInt8]]>([])
+        var all: [[UInt8]] { collected.withLockedValue { $0 } }
+        var output: LogOutput { LogOutput { line in self.collected.withLockedValue { $0.append(line) } } }
     }
 
     @Test("text: one line per event, control characters escaped in the message, keys and values")

@@ -1,7 +1,7 @@
 import Logging
-import Synchronization
 import Testing
 @testable import Worker
+import NIOConcurrencyHelpers
 
 @Suite("Log redaction")
 struct RedactorTests {
@@ -48,13 +48,13 @@ struct RedactorTests {
 /// Records what reaches it, rendered as text.
 struct CapturingLogHandler: LogHandler {
     final class Store: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = NIOLockedValueBox<[String]>([])
     }
 
     let store = Store()
     var logLevel: Logger.Level = .trace
     var metadata: Logger.Metadata = [:]
-    var lines: [String] { store.lines.withLock { $0 } }
+    var lines: [String] { store.lines.withLockedValue { $0 } }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -63,6 +63,6 @@ struct CapturingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
-        store.lines.withLock { $0.append("\(event.message) \(all)") }
+        store.lines.withLockedValue { $0.append("\(event.message) \(all)") }
     }
 }

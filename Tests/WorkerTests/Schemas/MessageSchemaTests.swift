@@ -189,6 +189,15 @@ struct MessageSchemaTests {
             (#"{\#(base),"topic":"com.example.app","deadline":"soon"}"#, false),
             (#"{"id":"","device_token":"\#(token)","topic":"com.example.app","payload":{}}"#, false),
             (#"{"id":1.5,"device_token":"\#(token)","topic":"com.example.app","payload":{}}"#, false),
+            // The limits that keep a value carriable as a header, a short string and a log field.
+            (#"{"id":"\#(String(repeating: "i", count: 256))","device_token":"\#(token)","topic":"com.example.app","payload":{}}"#, false),
+            (#"{"id":"a\r\nb","device_token":"\#(token)","topic":"com.example.app","payload":{}}"#, false),
+            (#"{\#(base),"topic":"com.example app"}"#, false),
+            (#"{\#(base),"topic":"com.example.app","collapse_id":"a\r\nb"}"#, false),
+            (#"{\#(base),"topic":"com.example.app","collapse_id":" lead"}"#, false),
+            (#"{\#(base),"topic":"com.example.app","collapse_id":"东京 update"}"#, true),
+            (#"{\#(base),"topic":"com.example.app","credential":"a\u001b"}"#, false),
+            (#"{\#(base),"topic":"com.example.app","deadline":1e300}"#, false),
         ]
     }()
 
