@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
 /// Refusing repeated keys, without allocating for the small objects documents are made of.
 extension JSONCursor {
     /// The keys of one object so far: a stretch of the cursor's ``openKeys`` (compared one by one), or,
@@ -32,7 +38,8 @@ extension JSONCursor {
     func sameText(_ a: StringScan, _ b: StringScan) -> Bool {
         if !a.hasEscapes, !b.hasEscapes {
             guard a.content.count == b.content.count else { return false }
-            return bytes[a.content].elementsEqual(bytes[b.content])
+            guard let base = bytes.baseAddress else { return true }
+            return memcmp(base + a.content.lowerBound, base + b.content.lowerBound, a.content.count) == 0
         }
         return decodedBytes(a) == decodedBytes(b)
     }

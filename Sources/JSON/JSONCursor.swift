@@ -11,6 +11,7 @@ struct JSONCursor {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        openKeys.reserveCapacity(32)  // room for a job's keys and its payload's, allocated once
     }
 
     var isAtEnd: Bool { index == bytes.count }

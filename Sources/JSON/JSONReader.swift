@@ -37,6 +37,8 @@ public enum JSONReader {
     /// still be answered by its id).
     public static func readObject(_ bytes: [UInt8]) -> JSONObjectReading {
         var members: [String: JSONMember] = [:]
+        // A job has about ten members: growing from empty would rehash the dictionary four times.
+        members.reserveCapacity(16)
         do throws(JSONSyntaxError) {
             try read(bytes) { cursor throws(JSONSyntaxError) in try cursor.topLevelObject(into: &members) }
             return JSONObjectReading(members: JSONObjectMembers(bytes: bytes, members: members), error: nil)
