@@ -8,14 +8,8 @@
 # Note: the broker-restart scenario stops and starts this broker; run nothing else against it meanwhile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH=$PATH:/opt/swift/usr/bin
-scripts/install-deps.sh
-started=""
-if ! scripts/rabbitmq.sh status > /dev/null 2>&1; then started=1; fi
-scripts/rabbitmq.sh start
-# A scenario restarts the broker; whatever happens, leave it as it was found: running, or stopped.
-trap 'if [ -n "$started" ]; then scripts/rabbitmq.sh stop; else scripts/rabbitmq.sh start > /dev/null; fi' EXIT
-eval "$(scripts/rabbitmq.sh env)"
+# shellcheck source=scripts/broker-session.sh
+source scripts/broker-session.sh
 swift build --build-tests "$@"
 status=0
 APNS_FAULTS=full swift test "$@" --filter FaultSuiteTests || status=$?

@@ -43,7 +43,7 @@ for fuzzer in "${fuzzers[@]}"; do
   runs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" || echo "?")
   coverage=$(grep -o "cov: [0-9]*" "$log" | tail -1 | grep -o "[0-9]*$" || echo "?")
   crashes=$(find .scratch/fuzz/crashes -name "$fuzzer-*" -newer "$marker" 2>/dev/null | wc -l)
-  summary+=("fuzz-$fuzzer: $runs executions, coverage $coverage edges, corpus $(ls "$work" | wc -l) + $(ls "Fuzz/Corpus/$fuzzer" | wc -l) seeds, exit $result, crash files $crashes")
+  summary+=("fuzz-$fuzzer: $runs executions, coverage $coverage edges, corpus $(find "$work" -type f | wc -l) + $(find "Fuzz/Corpus/$fuzzer" -type f | wc -l) seeds, exit $result, crash files $crashes")
   if [ "$result" -ne 0 ]; then
     status=1
     tail -40 "$log"

@@ -69,7 +69,9 @@ public struct MockHarness: Sendable {
 
     /// A valid alert for `device` (a random 32-byte token by default) to com.example.app.
     public static func alert(device: String? = nil, topic: String = "com.example.app", apnsID: APNsID? = APNsID.random()) throws -> NotificationRequest {
-        let hex = device ?? (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        // A leading "a": a random token starting "dead" or "bad0" (1 in 32,768) would meet the mock's
+        // unregistered or unknown prefixes and fail a test that expects a delivery.
+        let hex = device ?? "a" + (0..<63).map { _ in String("0123456789abcdef".randomElement()!) }.joined()
         return try NotificationRequest(
             deviceToken: DeviceToken(hex: hex),
             topic: topic,

@@ -9,11 +9,7 @@ public enum WorkerLogging {
     public static func bootstrap(_ settings: LogSection) {
         let level = Logger.Level(rawValue: settings.level.rawValue) ?? .info
         LoggingSystem.bootstrap { label in
-            let output: any LogHandler = switch settings.format {
-            case .json: JSONLogHandler(label: label)
-            case .text: TextLogHandler(label: label)
-            }
-            var handler = RedactingLogHandler(wrapping: output)
+            var handler = RedactingLogHandler(wrapping: LineLogHandler(label: label, format: settings.format))
             handler.logLevel = level
             return handler
         }

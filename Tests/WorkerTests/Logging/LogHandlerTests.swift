@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import Logging
 import Testing
+import WorkerConfiguration
 @testable import Worker
 import NIOConcurrencyHelpers
 
@@ -24,7 +25,7 @@ struct LogHandlerTests {
     @Test("text: one line per event, control characters escaped in the message, keys and values")
     func text() {
         let lines = Lines()
-        let logger = Logger(label: "worker") { TextLogHandler(label: $0, output: lines.output) }
+        let logger = Logger(label: "worker") { LineLogHandler(label: $0, format: .text, output: lines.output) }
         for value in Self.hostile {
             logger.warning("malformed job \(value)", metadata: ["push_type": "\(value)", "key\nforged": "v"])
         }
@@ -40,7 +41,7 @@ struct LogHandlerTests {
     @Test("JSON: one valid object per line, holding exactly what was logged")
     func json() throws {
         let lines = Lines()
-        let logger = Logger(label: "worker") { JSONLogHandler(label: $0, output: lines.output) }
+        let logger = Logger(label: "worker") { LineLogHandler(label: $0, format: .json, output: lines.output) }
         for value in Self.hostile {
             logger.error("\(value)", metadata: ["detail": "\(value)", "list": ["\(value)", "b"], "level": "forged", "nested": ["k": "\(value)"]])
         }
