@@ -27,13 +27,14 @@ public enum JobDecoder {
         } catch {
             return .failure(error)
         }
+        let answerable = id?.isEmpty == false ? id : nil
         if envelope.body.count > maximumBodySize {
-            return .failure(JobError(code: JobError.jobTooLarge, detail: "the job has \(envelope.body.count) bytes; at most \(maximumBodySize) are accepted", jobID: id))
+            return .failure(JobError(code: JobError.jobTooLarge, detail: "the job has \(envelope.body.count) bytes; at most \(maximumBodySize) are accepted", jobID: answerable))
         }
         if let error = reading.error {
-            return .failure(JobError(code: JobError.invalidJSON, detail: "the body is not a JSON object: \(error)", jobID: id))
+            return .failure(JobError(code: JobError.invalidJSON, detail: "the body is not a JSON object: \(error)", jobID: answerable))
         }
-        guard let id else {
+        guard let id, !id.isEmpty else {
             return .failure(JobError(code: JobError.missingField, detail: "the job has no id (body field \"id\" or AMQP message_id)", jobID: nil))
         }
         if let problem = JobIdentifier.problem(with: id) {

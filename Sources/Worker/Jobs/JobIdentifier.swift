@@ -13,7 +13,8 @@ package enum JobIdentifier {
     /// else the AMQP `message_id`; nil when neither is given.
     static func read(_ members: JSONObjectMembers, messageID: String?) throws(JobError) -> String? {
         guard let member = members["id"], member.kind != .null else { return nonEmpty(messageID) }
-        if let text = members.string(member) { return nonEmpty(text) ?? nonEmpty(messageID) }
+        // The body's id wins, even empty (that is a job with a broken id, not one without).
+        if let text = members.string(member) { return text }
         if let number = members.integer(member) { return String(number) }
         let what = member.kind == .number(isInteger: true) ? "an integer beyond 64 bits" : "\(member.kind)"
         throw JobError(code: JobError.invalidField, detail: "\"id\" must be a string or an integer, not \(what)", jobID: nonEmpty(messageID))

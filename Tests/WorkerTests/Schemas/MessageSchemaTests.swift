@@ -161,7 +161,7 @@ struct MessageSchemaTests {
             (#"{\#(base),"topic":"com.example.app"}"#, true),
             (#"{"id":42,"device_token":"\#(token)","topic":"com.example.app","payload":{}}"#, true),
             (#"{"device_token":"\#(token)","topic":"com.example.app","payload":{}}"#, true),  // id from message_id
-            (#"{\#(base),"topic":"com.example.app","device_token":"\#(token.uppercased())"}"#, true),
+            (#"{"id":"j-1","device_token":"\#(token.uppercased())","topic":"com.example.app","payload":{"aps":{"alert":"hi"}}}"#, true),
             (#"{\#(base),"topic":"com.example.app.voip","push_type":"voip","priority":1,"expiration":0,"collapse_id":"c","apns_id":"6f1e2f4a-9c0b-8d3e-a5f7-0b1c2d3e4f50","credential":"team-one","environment":"development","deadline":1795242600.5}"#, true),
             (#"{\#(base),"topic":"com.example.app","push_type":null,"priority":null,"expiration":null,"collapse_id":null,"apns_id":null,"credential":null,"environment":null,"deadline":null}"#, true),
             (#"{\#(base),"topic":"com.example.app","x-trace":{"span":1}}"#, true),
