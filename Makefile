@@ -9,7 +9,7 @@ deps:
 	@scripts/install-deps.sh
 
 build: deps
-	swift build
+	swift build --explicit-target-dependency-import-check error
 
 ## The whole test suite against a private RabbitMQ; non-zero exit on any failure.
 test: deps

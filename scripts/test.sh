@@ -6,5 +6,6 @@ cd "$(dirname "$0")/.."
 scripts/rabbitmq.sh start
 trap 'scripts/rabbitmq.sh stop' EXIT
 eval "$(scripts/rabbitmq.sh env)"
-swift build --build-tests
+# No module may import what its target does not declare (a transitive dependency is not a contract).
+swift build --build-tests --explicit-target-dependency-import-check error
 swift test "$@"

@@ -148,10 +148,3 @@ final class APNsConnection: @unchecked Sendable {
         report(self, .closed(error: error, wasReady: false))
     }
 }
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}

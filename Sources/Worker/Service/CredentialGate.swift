@@ -5,9 +5,16 @@ import NIOConcurrencyHelpers
 /// hammering APNs with a key it rejects (and being dead-lettered wholesale).
 public final class CredentialGate: Sendable {
     private let pausedUntil = NIOLockedValueBox<[String: Date]>([:])
-    private let metrics = WorkerMetrics()
+    private let metrics: WorkerMetrics
 
-    public init() {}
+    public convenience init() {
+        self.init(metrics: WorkerMetrics())
+    }
+
+    /// A gate reporting through the worker's one set of instruments.
+    init(metrics: WorkerMetrics) {
+        self.metrics = metrics
+    }
 
     /// Pauses `credential` until `until` (extending, never shortening, a pause in force).
     public func pause(_ credential: String, until: Date) {

@@ -26,7 +26,7 @@ public final class JobProcessor: Sendable {
     let workerName: String
     let logger: Logger
     let now: @Sendable () -> Date
-    let metrics = WorkerMetrics()
+    let metrics: WorkerMetrics
     /// Outcomes of jobs APNs answered whose publications the broker did not confirm (see ``UnsettledOutcomes``).
     let unsettled = UnsettledOutcomes()
     /// Jobs at APNs now, which their redeliveries wait for (see ``JobsAtAPNs``).
@@ -35,7 +35,7 @@ public final class JobProcessor: Sendable {
     /// service re-declares the topology, when it is allowed to.
     let onMissingExchange: @Sendable () async -> Void
 
-    public init(
+    public convenience init(
         broker: any JobBroker,
         sender: any NotificationSender,
         credentials: CredentialRegistry,
@@ -45,6 +45,25 @@ public final class JobProcessor: Sendable {
         now: @escaping @Sendable () -> Date = { Date() },
         onMissingExchange: @escaping @Sendable () async -> Void = {}
     ) {
+        self.init(
+            broker: broker, sender: sender, credentials: credentials, settings: settings, gate: gate, logger: logger, metrics: WorkerMetrics(),
+            now: now, onMissingExchange: onMissingExchange
+        )
+    }
+
+    /// A processor reporting through `metrics`, the worker's one set of instruments.
+    init(
+        broker: any JobBroker,
+        sender: any NotificationSender,
+        credentials: CredentialRegistry,
+        settings: WorkerSettings,
+        gate: CredentialGate,
+        logger: Logger,
+        metrics: WorkerMetrics,
+        now: @escaping @Sendable () -> Date = { Date() },
+        onMissingExchange: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.metrics = metrics
         self.broker = broker
         self.sender = sender
         self.credentials = credentials

@@ -19,12 +19,13 @@ public final class WorkerService: Service {
     public let settings: WorkerSettings
     public let amqp: AMQPClient
     public let apns: APNsClient
-    public let gate = CredentialGate()
+    public let gate: CredentialGate
     let processor: JobProcessor
     let slots: JobSlots
     let logger: Logger
     let inFlight = Atomic(0)
     let draining = Atomic(false)
+    /// The worker's instruments, made once and shared with the gate and the processor.
     let metrics = WorkerMetrics()
 
     public init(settings: WorkerSettings, credentials: CredentialRegistry, amqp: AMQPClient, logger: Logger) {
@@ -33,13 +34,14 @@ public final class WorkerService: Service {
         self.logger = logger
         apns = APNsClient(configuration: settings.clientConfiguration, logger: logger)
         slots = JobSlots(limit: settings.jobConcurrency)
+        gate = CredentialGate(metrics: metrics)
         var onMissingExchange: @Sendable () async -> Void = {}
         if settings.worker.declareTopology {
             let repair = TopologyRepair(amqp: amqp, topology: Topology(settings: settings.topology), logger: logger)
             onMissingExchange = { await repair.redeclare() }
         }
         processor = JobProcessor(
-            broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger,
+            broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger, metrics: metrics,
             onMissingExchange: onMissingExchange
         )
     }

@@ -67,9 +67,7 @@ struct ValidationHarness {
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        while text.last == "=" { text.removeLast() }
-        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+        Base64URL.encode(bytes)
     }
 
     /// A request; `nil` leaves a header out. `extra` headers are appended as they are.

@@ -1,3 +1,4 @@
+import APNsCore
 import JSON
 import TLS
 
@@ -17,16 +18,16 @@ struct ProviderTokenVerifier: Sendable {
     func verify(jwt: Substring) -> VerifiedProviderToken? {
         let parts = jwt.utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }),
-            let headerBytes = Base64URLDecoder.decode(parts[0]),
+            let headerBytes = Base64URL.decode(parts[0]),
             let header = Self.members(headerBytes),
             header["alg"].flatMap(header.string) == "ES256",
             let keyID = header["kid"].flatMap(header.string),
             let key = keys[keyID],
-            let claimBytes = Base64URLDecoder.decode(parts[1]),
+            let claimBytes = Base64URL.decode(parts[1]),
             let claims = Self.members(claimBytes),
             claims["iss"].flatMap(claims.string) == key.teamID,
             let issuedAt = claims["iat"].flatMap(claims.integer),
-            let signature = Base64URLDecoder.decode(parts[2]), signature.count == 64
+            let signature = Base64URL.decode(parts[2]), signature.count == 64
         else { return nil }
         let signingInput = jwt.utf8[jwt.utf8.startIndex..<parts[1].endIndex]
         guard key.publicKey.isValidSignature(signature, for: signingInput) else { return nil }
