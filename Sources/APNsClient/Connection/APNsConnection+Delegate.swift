@@ -1,3 +1,4 @@
+import APNsCore
 import HTTP2
 import Logging
 import NIOCore

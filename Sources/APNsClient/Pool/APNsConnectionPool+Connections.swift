@@ -1,6 +1,6 @@
+import APNsCore
 import Logging
 import NIOCore
-import Synchronization
 import TLS
 import NIOConcurrencyHelpers
 

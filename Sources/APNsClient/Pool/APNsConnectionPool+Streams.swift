@@ -1,3 +1,4 @@
+import APNsCore
 import CoreMetrics
 import NIOCore
 import Synchronization

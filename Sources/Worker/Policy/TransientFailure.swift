@@ -1,4 +1,3 @@
-import APNsClient
 import APNsCore
 
 /// A failure worth retrying, with what a later result needs to say about it.

@@ -1,5 +1,3 @@
-public import APNsCore
-
 /// Why `send` could not return an answer from APNs. Rejections are not errors: they come back as
 /// ``APNsResponse/rejected(_:)``.
 public struct APNsSendError: Error, Hashable, Sendable, CustomStringConvertible {
