@@ -53,10 +53,12 @@ case "throughput":
     let count = Int(option("--count", default: "100000"))!
     let prefetch = Int(option("--prefetch", default: "500"))!
     let bench = WorkerBenchmark()
+    let bare = try await bench.bareLimit(count: count, prefetch: prefetch)
+    print(String(format: "bare rabbitmq-c limit %.0f jobs/s; CPU µs per job: %@", bare.rate, WorkerBenchmark.describe(bare.cpuMicrosecondsPerJob)))
     let limit = try await bench.brokerLimit(count: count, prefetch: prefetch)
     let connections = Int(option("--connections", default: "2"))!
     let worker = try await bench.throughput(count: count, prefetch: prefetch, connections: connections)
-    print(String(format: "broker limit %.0f jobs/s, worker %.0f jobs/s (peak RSS %.0f MiB): worker ÷ limit = %.2f", limit.rate, worker.rate, worker.peakRSSMiB ?? 0, worker.rate / limit.rate))
+    print(String(format: "limit loop %.0f jobs/s, worker %.0f jobs/s (peak RSS %.0f MiB): worker ÷ bare limit = %.2f, worker ÷ limit loop = %.2f", limit.rate, worker.rate, worker.peakRSSMiB ?? 0, worker.rate / bare.rate, worker.rate / limit.rate))
     print("CPU µs per job, limit run: \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); worker run: \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
     if arguments.contains("--with-ceiling") {
         let ceiling = try await bench.ceiling(count: count, prefetch: prefetch, connections: connections)
