@@ -98,7 +98,7 @@ extension JobProcessor {
         logger.error("results or copies cannot be routed (missing exchange or queue?); the job stays queued", metadata: ["problems": "\(problems)"])
         // Requeueing at once would redeliver, re-send the push and fail again in a tight loop until the
         // delivery limit; holding the delivery a moment (it keeps its prefetch slot) spaces the retries.
-        try? await Task.sleep(for: Self.unroutableBackoff)
+        try? await Task.sleep(for: unroutableBackoff)
         await broker.reject(delivery, requeue: true)
     }
 
@@ -110,8 +110,8 @@ extension JobProcessor {
         return error.brokerReplyCode == 404 || error.code == .invalidArgument
     }
 
-    /// How long a job whose results cannot be routed waits before it is requeued.
-    static let unroutableBackoff = Duration.seconds(2)
+    /// How long a job whose results cannot be routed waits before it is requeued (by default).
+    static let defaultUnroutableBackoff = Duration.seconds(2)
 
     /// One confirmed, mandatory publish, timed; sent only on the connection that delivered the job, since
     /// after a reconnect the broker has requeued it and its redelivery publishes instead.

@@ -34,6 +34,8 @@ public final class JobProcessor: Sendable {
     /// Called when the broker refused a publication because its exchange does not exist (404): the
     /// service re-declares the topology, when it is allowed to.
     let onMissingExchange: @Sendable () async -> Void
+    /// How long a job whose results cannot be routed waits before it is requeued.
+    let unroutableBackoff: Duration
 
     public convenience init(
         broker: any JobBroker,
@@ -61,9 +63,11 @@ public final class JobProcessor: Sendable {
         logger: Logger,
         metrics: WorkerMetrics,
         now: @escaping @Sendable () -> Date = { Date() },
+        unroutableBackoff: Duration = JobProcessor.defaultUnroutableBackoff,
         onMissingExchange: @escaping @Sendable () async -> Void = {}
     ) {
         self.metrics = metrics
+        self.unroutableBackoff = unroutableBackoff
         self.broker = broker
         self.sender = sender
         self.credentials = credentials

@@ -1,0 +1,61 @@
+import AMQP
+import NIOConcurrencyHelpers
+@testable import Worker
+
+/// A ``JobBroker`` that records what the processor does and answers publishes as a test says: the
+/// broker's side of the redelivery / generation / unroutable matrix, without a broker.
+final class FakeBroker: JobBroker, Sendable {
+    struct Published: Sendable {
+        let exchange: String
+        let routingKey: String
+        let message: AMQPMessage
+    }
+
+    private struct State {
+        var generation: UInt64 = 1
+        var published: [Published] = []
+        var acked: [UInt64] = []
+        var rejected: [(tag: UInt64, requeue: Bool)] = []
+    }
+
+    private let state = NIOLockedValueBox(State())
+    /// How the broker answers a publish (confirmed, unless the test says otherwise).
+    let answer: @Sendable (Published) -> Result<AMQPPublishOutcome, AMQPError>
+
+    init(answer: @escaping @Sendable (Published) -> Result<AMQPPublishOutcome, AMQPError> = { _ in .success(.confirmed) }) {
+        self.answer = answer
+    }
+
+    var generation: UInt64 { state.withLockedValue { $0.generation } }
+    var published: [Published] { state.withLockedValue { $0.published } }
+    var acked: [UInt64] { state.withLockedValue { $0.acked } }
+    var rejected: [(tag: UInt64, requeue: Bool)] { state.withLockedValue { $0.rejected } }
+
+    /// A reconnect: deliveries of the old generation were requeued by the broker.
+    func reconnect() {
+        state.withLockedValue { $0.generation += 1 }
+    }
+
+    func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool, generation: UInt64?) async throws -> AMQPPublishOutcome {
+        let publication = Published(exchange: exchange, routingKey: routingKey, message: message)
+        // As the real client: a publish meant for a generation that is gone is not sent.
+        if let generation, generation != self.generation {
+            throw AMQPError(.notConnected, operation: "publish", message: "generation \(generation) is gone")
+        }
+        let outcome = answer(publication)
+        if case .success = outcome { state.withLockedValue { $0.published.append(publication) } }
+        return try outcome.get()
+    }
+
+    func ack(_ delivery: AMQPDelivery) async {
+        state.withLockedValue { state in
+            if delivery.generation == state.generation { state.acked.append(delivery.deliveryTag) }
+        }
+    }
+
+    func reject(_ delivery: AMQPDelivery, requeue: Bool) async {
+        state.withLockedValue { state in
+            if delivery.generation == state.generation { state.rejected.append((delivery.deliveryTag, requeue)) }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import APNsClient
+import APNsCore
+import NIOConcurrencyHelpers
+@testable import Worker
+
+/// A ``NotificationSender`` that answers as a test says, counts sends, and can hold a send until the test
+/// lets it go (to overlap a redelivery with its first delivery), running a hook while it waits.
+final class FakeSender: NotificationSender, Sendable {
+    private struct State {
+        var sends = 0
+        var held: [CheckedContinuation<Void, Never>] = []
+        var holding = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+    let answer: @Sendable (NotificationRequest) -> Result<APNsResponse, APNsSendError>
+    /// Runs inside each send, before the answer (a reconnect of the broker, say).
+    let duringSend: @Sendable () -> Void
+
+    init(
+        duringSend: @escaping @Sendable () -> Void = {},
+        answer: @escaping @Sendable (NotificationRequest) -> Result<APNsResponse, APNsSendError> = { request in
+            .success(.accepted(APNsAcceptance(apnsID: request.apnsID?.value, uniqueID: nil)))
+        }
+    ) {
+        self.duringSend = duringSend
+        self.answer = answer
+    }
+
+    var sends: Int { state.withLockedValue { $0.sends } }
+    var waiting: Int { state.withLockedValue { $0.held.count } }
+
+    /// From now on sends wait for ``release()``.
+    func hold() {
+        state.withLockedValue { $0.holding = true }
+    }
+
+    /// Lets every held send answer, and stops holding.
+    func release() {
+        let held = state.withLockedValue { state in
+            state.holding = false
+            defer { state.held = [] }
+            return state.held
+        }
+        for send in held { send.resume() }
+    }
+
+    func send(_ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint) async throws -> APNsResponse {
+        let holding = state.withLockedValue { state in
+            state.sends += 1
+            return state.holding
+        }
+        if holding {
+            await withCheckedContinuation { continuation in
+                let stillHolding = state.withLockedValue { state in
+                    if state.holding { state.held.append(continuation) }
+                    return state.holding
+                }
+                if !stillHolding { continuation.resume() }
+            }
+        }
+        duringSend()
+        return try answer(request).get()
+    }
+}

@@ -1,0 +1,203 @@
+import AMQP
+import APNsClient
+import APNsCore
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import Testing
+import TestSupport
+@testable import Worker
+import WorkerConfiguration
+
+/// The processor through fakes of the broker and APNs: every path from a delivery to its ack or requeue,
+/// including the ones a real run reaches only by fault injection (a reconnect while APNs answers, a
+/// result the broker returns, a redelivery that overtakes its first delivery).
+@Suite("Job processor (fake broker and APNs, no I/O)")
+struct JobProcessorTests {
+    static let token = String(repeating: "ab", count: 32)
+
+    static func settings() throws -> WorkerSettings {
+        var settings = WorkerSettings()
+        settings.worker.name = "unit"
+        settings.worker.maxAttempts = 3
+        settings.topology.retryTiers = [.seconds(5), .seconds(30)]
+        settings.credentials = [
+            CredentialSettings(
+                name: "team-one",
+                kind: .token(teamID: "TEAMID0001", keyID: "TESTKEY001", keyFile: try Fixtures.privateCopy(of: "keys/AuthKey_TESTKEY001.p8"), allowInsecureKeyPermissions: false, refreshAge: 50 * 60),
+                environment: .development, topics: ["com.example.app"]
+            ),
+        ]
+        return settings
+    }
+
+    static func processor(broker: FakeBroker, sender: FakeSender, onMissingExchange: @escaping @Sendable () async -> Void = {}) throws -> JobProcessor {
+        let settings = try settings()
+        var logger = Logger(label: "unit")
+        logger.logLevel = .critical
+        return JobProcessor(
+            broker: broker, sender: sender, credentials: try CredentialRegistry.load(settings), settings: settings, gate: CredentialGate(),
+            logger: logger, metrics: WorkerMetrics(), unroutableBackoff: .zero, onMissingExchange: onMissingExchange
+        )
+    }
+
+    static func delivery(_ body: String, tag: UInt64 = 1, redelivered: Bool = false, generation: UInt64 = 1, replyTo: String? = nil) -> AMQPDelivery {
+        AMQPDelivery(
+            message: AMQPMessage(body: Array(body.utf8), properties: AMQPProperties(replyTo: replyTo)), deliveryTag: tag,
+            redelivered: redelivered, exchange: "apns.jobs", routingKey: "send", generation: generation
+        )
+    }
+
+    static func job(_ id: String) -> String {
+        #"{"id":"\#(id)","device_token":"\#(token)","topic":"com.example.app","payload":{"aps":{"alert":"hi"}}}"#
+    }
+
+    static func results(_ broker: FakeBroker) -> [JobResult] {
+        broker.published.filter { $0.exchange == "apns.results" || $0.exchange == "" }.compactMap { try? JobResult.decode($0.message.body) }
+    }
+
+    @Test("a valid job: one send, its result confirmed on the results exchange with its correlation id, then the ack")
+    func delivered() async throws {
+        let broker = FakeBroker()
+        let sender = FakeSender()
+        try await Self.processor(broker: broker, sender: sender).process(Self.delivery(Self.job("j-1"), tag: 7))
+        #expect(sender.sends == 1)
+        #expect(broker.published.map(\.routingKey) == ["result.delivered"])
+        #expect(broker.published.first?.message.properties.correlationID == "j-1")
+        #expect(Self.results(broker).first?.status == .delivered)
+        #expect(broker.acked == [7])
+        #expect(broker.rejected.isEmpty)
+    }
+
+    @Test("a delivery of a connection that is gone is dropped before anything: no send, no publish, no ack")
+    func superseded() async throws {
+        let broker = FakeBroker()
+        broker.reconnect()
+        let sender = FakeSender()
+        try await Self.processor(broker: broker, sender: sender).process(Self.delivery(Self.job("j-1"), generation: 1))
+        #expect(sender.sends == 0 && broker.published.isEmpty && broker.acked.isEmpty && broker.rejected.isEmpty)
+    }
+
+    @Test("the connection goes while APNs answers: nothing published; the redelivery publishes that answer without a second push")
+    func reconnectWhileAtAPNs() async throws {
+        let broker = FakeBroker()
+        let sender = FakeSender(duringSend: { broker.reconnect() })
+        let processor = try Self.processor(broker: broker, sender: sender)
+        await processor.process(Self.delivery(Self.job("j-1"), tag: 3, generation: 1))
+        #expect(sender.sends == 1)
+        #expect(broker.published.isEmpty, "the broker requeued the delivery; publishing now would duplicate")
+        #expect(processor.unsettled.count == 1)
+        await processor.process(Self.delivery(Self.job("j-1"), tag: 1, redelivered: true, generation: 2))
+        #expect(sender.sends == 1, "no second push")
+        #expect(Self.results(broker).map(\.status) == [.delivered])
+        #expect(broker.acked == [1])
+        #expect(processor.unsettled.count == 0)
+    }
+
+    @Test("a publish whose outcome is unknown (connection lost): requeued, remembered, and answered from memory next time")
+    func publishLost() async throws {
+        let lose = LockedFlag(true)
+        let broker = FakeBroker { _ in
+            lose.take() ? .failure(AMQPError(.connectionLost, operation: "publish", message: "gone")) : .success(.confirmed)
+        }
+        let sender = FakeSender()
+        let processor = try Self.processor(broker: broker, sender: sender)
+        await processor.process(Self.delivery(Self.job("j-2"), tag: 4))
+        #expect(broker.acked.isEmpty)
+        #expect(broker.rejected.map(\.requeue) == [true])
+        await processor.process(Self.delivery(Self.job("j-2"), tag: 5, redelivered: true))
+        #expect(sender.sends == 1)
+        #expect(broker.acked == [5])
+    }
+
+    @Test("a result the broker returns (no queue bound): the job is requeued after the backoff, not acked", arguments: [
+        Result<AMQPPublishOutcome, AMQPError>.success(.returned(replyCode: 312, replyText: "NO_ROUTE")),
+        .success(.nacked),
+        .failure(AMQPError(.invalidArgument, operation: "publish", message: "the message cannot be encoded")),
+    ])
+    func unroutable(outcome: Result<AMQPPublishOutcome, AMQPError>) async throws {
+        let broker = FakeBroker { _ in outcome }
+        let missing = LockedFlag(false)
+        let processor = try Self.processor(broker: broker, sender: FakeSender()) { missing.set() }
+        await processor.process(Self.delivery(Self.job("j-3"), tag: 9))
+        #expect(broker.acked.isEmpty)
+        #expect(broker.rejected.map(\.requeue) == [true])
+        #expect(!missing.value, "only a 404 means the exchange is missing")
+    }
+
+    @Test("404 on a publish: the topology is declared again, and the job requeued")
+    func missingExchange() async throws {
+        // What the client reports when the broker closes the channel for a publish to a missing exchange.
+        let broker = FakeBroker { _ in .failure(AMQPError(.connectionLost, operation: "publish", message: "no exchange", brokerReplyCode: 404)) }
+        let missing = LockedFlag(false)
+        try await Self.processor(broker: broker, sender: FakeSender()) { missing.set() }.process(Self.delivery(Self.job("j-4")))
+        #expect(missing.value)
+        #expect(broker.rejected.map(\.requeue) == [true])
+    }
+
+    @Test("a result for a reply_to queue that is gone goes to the results exchange instead, and the job is acked")
+    func replyToFallback() async throws {
+        let broker = FakeBroker { published in
+            published.exchange == "" ? .success(.returned(replyCode: 312, replyText: "NO_ROUTE")) : .success(.confirmed)
+        }
+        try await Self.processor(broker: broker, sender: FakeSender()).process(Self.delivery(Self.job("j-5"), tag: 2, replyTo: "rpc.gone"))
+        // First to the reply_to queue (returned: no such queue), then to the results exchange.
+        #expect(broker.published.map(\.exchange) == ["", "apns.results"])
+        #expect(broker.published.map(\.routingKey) == ["rpc.gone", "result.delivered"])
+        #expect(broker.acked == [2])
+    }
+
+    @Test("a malformed job: a failed result and a dead letter, both confirmed before the ack, and never sent")
+    func malformed() async throws {
+        let broker = FakeBroker()
+        let sender = FakeSender()
+        try await Self.processor(broker: broker, sender: sender).process(Self.delivery(#"{"id":"j-6","device_token":"zz","topic":"com.example.app","payload":{}}"#, tag: 6))
+        #expect(sender.sends == 0)
+        #expect(Set(broker.published.map(\.exchange)) == ["apns.results", "apns.dead"])
+        #expect(Self.results(broker).first?.reason == "BadDeviceToken")
+        #expect(broker.acked == [6])
+    }
+
+    @Test("a transient failure: a retry copy to the first tier, with its attempt counted, then the ack; no result yet")
+    func retried() async throws {
+        let broker = FakeBroker()
+        let sender = FakeSender(answer: { _ in .success(.rejected(APNsRejection(status: 503, reason: .serviceUnavailable))) })
+        try await Self.processor(broker: broker, sender: sender).process(Self.delivery(Self.job("j-7"), tag: 8))
+        #expect(broker.published.map(\.exchange) == ["apns.retry"])
+        #expect(broker.published.first?.message.properties.headers["retry-attempt"] == .int(1))
+        #expect(Self.results(broker).isEmpty)
+        #expect(broker.acked == [8])
+    }
+
+    @Test("a redelivery that overtakes its first delivery waits for it and publishes its answer: one push")
+    func redeliveryWaits() async throws {
+        let broker = FakeBroker()
+        let sender = FakeSender()
+        sender.hold()
+        let processor = try Self.processor(broker: broker, sender: sender)
+        let first = Task { await processor.process(Self.delivery(Self.job("j-8"), tag: 1, generation: 1)) }
+        while sender.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        // The broker requeued the first delivery (its connection is gone) and redelivers it at once.
+        broker.reconnect()
+        let second = Task { await processor.process(Self.delivery(Self.job("j-8"), tag: 1, redelivered: true, generation: 2)) }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(sender.sends == 1, "the redelivery waits instead of pushing")
+        sender.release()
+        await first.value
+        await second.value
+        #expect(sender.sends == 1)
+        #expect(Self.results(broker).map(\.status) == [.delivered])
+    }
+}
+
+/// A flag tests set from fakes' closures.
+final class LockedFlag: Sendable {
+    private let state: NIOLockedValueBox<Bool>
+
+    init(_ value: Bool) { state = NIOLockedValueBox(value) }
+
+    var value: Bool { state.withLockedValue { $0 } }
+    func set() { state.withLockedValue { $0 = true } }
+    /// Returns the value and clears it.
+    func take() -> Bool { state.withLockedValue { value in defer { value = false }; return value } }
+}
