@@ -85,7 +85,16 @@ public final class AMQPClient: Sendable {
     /// consumer per client: a second call throws `.invalidArgument`.
     public func consume(queue: String, prefetch: UInt16) async throws -> AsyncStream<AMQPDelivery> {
         let (stream, continuation) = AsyncStream.makeStream(of: AMQPDelivery.self, bufferingPolicy: .unbounded)
-        let request = ConsumeRequest(queue: queue, prefetch: prefetch, stream: continuation)
+        let request = ConsumeRequest(queue: queue, prefetch: prefetch, sink: .each(continuation))
+        try await withCheckedThrowingContinuation { submit(.consume(request, $0)) }
+        return stream
+    }
+
+    /// ``consume(queue:prefetch:)``, with the deliveries in the batches the connection thread reads them
+    /// in: one hand-over, and one wake-up of the reading task, per batch rather than per delivery.
+    public func consumeBatches(queue: String, prefetch: UInt16) async throws -> AsyncStream<[AMQPDelivery]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [AMQPDelivery].self, bufferingPolicy: .unbounded)
+        let request = ConsumeRequest(queue: queue, prefetch: prefetch, sink: .batches(continuation))
         try await withCheckedThrowingContinuation { submit(.consume(request, $0)) }
         return stream
     }
@@ -102,6 +111,18 @@ public final class AMQPClient: Sendable {
     public func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool, generation: UInt64? = nil) async throws -> AMQPPublishOutcome {
         let request = PublishRequest(exchange: exchange, routingKey: routingKey, message: message, mandatory: mandatory, generation: generation)
         return try await withCheckedThrowingContinuation { submit(.publish(request, $0)) }
+    }
+
+    /// Publishes `messages` with confirms on the connection that delivered `delivery`, and acks it once
+    /// every one is confirmed: one trip to the connection thread for a job's whole answer. Acks of
+    /// consecutive deliveries go out together (`multiple`).
+    ///
+    /// Never throws: each message's outcome is in the result, and ``AMQPBatchOutcome/acked`` says whether
+    /// the ack was written (false when any message was not confirmed, or the connection changed: then
+    /// the delivery is not acked, and the caller decides what to do with it).
+    public func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery) async -> AMQPBatchOutcome {
+        let request = PublishBatchRequest(messages: messages, deliveryTag: delivery.deliveryTag, generation: delivery.generation)
+        return await withCheckedContinuation { submit(.publishBatch(request, $0)) }
     }
 
     /// Acknowledges a delivery; silently dropped if it came from an older connection generation.

@@ -1,6 +1,7 @@
 /// Work handed from any task to the connection thread, with the continuation that reports back.
 enum ClientCommand: Sendable {
     case publish(PublishRequest, CheckedContinuation<AMQPPublishOutcome, any Error>)
+    case publishBatch(PublishBatchRequest, CheckedContinuation<AMQPBatchOutcome, Never>)
     case settle(Settlement, CheckedContinuation<Void, Never>)
     case topology(TopologyRequest, CheckedContinuation<Void, any Error>)
     case consume(ConsumeRequest, CheckedContinuation<Void, any Error>)
@@ -12,6 +13,7 @@ enum ClientCommand: Sendable {
     var operation: String {
         switch self {
         case .publish(let request, _): "publish to exchange \"\(request.exchange)\""
+        case .publishBatch: "publish and ack"
         case .settle: "ack or reject"
         case .topology(let request, _): request.operation
         case .consume(let request, _): "consume \(request.queue)"
@@ -28,10 +30,12 @@ enum ClientCommand: Sendable {
     func fail(_ error: AMQPError) {
         switch self {
         case .publish(_, let continuation): continuation.resume(throwing: error)
+        case .publishBatch(let request, let continuation):
+            continuation.resume(returning: AMQPBatchOutcome(outcomes: request.messages.map { _ in .failure(error) }, acked: false))
         case .settle(_, let continuation): continuation.resume()
         case .topology(_, let continuation): continuation.resume(throwing: error)
         case .consume(let request, let continuation):
-            request.stream.finish()
+            request.sink.finish()
             continuation.resume(throwing: error)
         case .cancelConsuming(let continuation): continuation.resume()
         case .close(let continuation): continuation?.resume()

@@ -2,5 +2,5 @@
 struct ConsumeRequest: Sendable {
     var queue: String
     var prefetch: UInt16
-    var stream: AsyncStream<AMQPDelivery>.Continuation
+    var sink: DeliverySink
 }

@@ -1,5 +1,4 @@
 internal import Logging
-internal import Synchronization
 
 extension ConnectionDriver {
     /// Handles every frame that can be read without waiting, up to ``framesPerTurn`` unless `untilDrained`.
@@ -15,7 +14,7 @@ extension ConnectionDriver {
                 guard let frame = try connection.nextFrame() else { return }
                 try handle(frame, on: connection)
             } catch {
-                connectionFailed(error)
+                fail(error)
                 return
             }
             handled += 1
@@ -45,11 +44,12 @@ extension ConnectionDriver {
         case .body(let fragment) where onWorkChannel:
             try assemble(connection) { () throws(ContentAssembler.Violation) in try assembler.body(fragment) }
         case .ack(let tag, let multiple) where onWorkChannel:
-            settleConfirms(tag, multiple: multiple, positive: true)
+            run(state.confirmReceived(tag, multiple: multiple, positive: true))
         case .nack(let tag, let multiple) where onWorkChannel:
-            settleConfirms(tag, multiple: multiple, positive: false)
+            run(state.confirmReceived(tag, multiple: multiple, positive: false))
         case .cancel(let tag) where onWorkChannel:
-            consumerCancelledByBroker(tag)
+            logger.error("AMQP broker cancelled the consumer; retrying", metadata: ["queue": "\(state.consumer?.queue ?? "")"])
+            run(state.consumerCancelledByBroker(tag: tag, now: clock.now))
         default:
             logger.debug("AMQP ignoring frame", metadata: ["channel": "\(frame.channel)", "frame": "\(frame.payload.summary)"])
         }
@@ -61,15 +61,6 @@ extension ConnectionDriver {
             if let content = try step() { complete(content) }
         } catch {
             throw AMQPError.protocolViolation("read from \(connection.endpoint)", error.detail)
-        }
-    }
-
-    private func settleConfirms(_ tag: UInt64, multiple: Bool, positive: Bool) {
-        let settled = confirms.settle(deliveryTag: tag, multiple: multiple, positive: positive)
-        // Count first, so a caller that wakes up already sees its publish gone.
-        counters.unconfirmed.store(confirms.count, ordering: .relaxed)
-        for (waiter, outcome) in settled {
-            waiter.resume(returning: outcome)
         }
     }
 
@@ -93,37 +84,17 @@ extension ConnectionDriver {
                 logger.warning("AMQP returned message without \(sequenceHeader); cannot tell which publish it was", metadata: ["reply_code": "\(info.replyCode)"])
                 return
             }
-            confirms.returned(sequence: UInt64(number), replyCode: info.replyCode, replyText: info.replyText)
+            state.returned(sequence: UInt64(number), replyCode: info.replyCode, replyText: info.replyText)
         case .deliver(let info):
-            deliver(AMQPDelivery(
+            guard state.delivered(info.deliveryTag) else {
+                // Nobody consumes (the consumer was cancelled meanwhile): back to the queue.
+                do { try connection?.reject(deliveryTag: info.deliveryTag, requeue: true) } catch { fail(error) }
+                return
+            }
+            received.append(AMQPDelivery(
                 message: message, deliveryTag: info.deliveryTag, redelivered: info.redelivered,
-                exchange: info.exchange, routingKey: info.routingKey, generation: counters.generation.load(ordering: .relaxed)
+                exchange: info.exchange, routingKey: info.routingKey, generation: state.generation
             ))
         }
-    }
-
-    private func deliver(_ delivery: AMQPDelivery) {
-        guard let registration = consumer, case .enqueued = registration.stream.yield(delivery) else {
-            // Nobody listens (the stream's reader went away): hand the message back, and cancel the consumer
-            // after this batch of frames (not from inside it), so it is not redelivered here in a loop.
-            logger.warning("AMQP delivery without a listener; requeueing it and cancelling the consumer")
-            do {
-                try connection?.reject(deliveryTag: delivery.deliveryTag, requeue: true)
-            } catch {
-                connectionFailed(error)
-            }
-            consumerAbandoned = consumer != nil
-            return
-        }
-    }
-
-    /// The broker cancelled our consumer (e.g. its queue was deleted): keep trying to start it again.
-    private func consumerCancelledByBroker(_ tag: String) {
-        guard consumer?.consumerTag == tag else { return }
-        consumer?.consumerTag = nil
-        counters.consuming.store(false, ordering: .relaxed)
-        let delay = consumerBackoff.nextDelay(using: &random)
-        logger.error("AMQP broker cancelled the consumer; retrying", metadata: ["queue": "\(consumer?.queue ?? "")", "retry_in": "\(delay)"])
-        nextConsumerAttempt = clock.now + delay
     }
 }

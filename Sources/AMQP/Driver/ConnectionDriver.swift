@@ -1,14 +1,18 @@
 internal import Logging
+internal import Synchronization
 #if canImport(Glibc)
 internal import Glibc
 #endif
 
-/// The connection thread's state and loop: the only code that touches rabbitmq-c.
+/// The connection thread: the only code that touches rabbitmq-c. It feeds what happens (commands from
+/// callers, frames from the broker, time passing) to ``ConnectionStateMachine`` and runs the actions it
+/// returns; the decisions live there, the I/O and the continuations here.
 ///
-/// Each turn of the loop runs the queued commands, reads every frame that is ready, reconnects or restarts
-/// the consumer when due, then sleeps in `poll()` on the socket and the wake-up pipe for at most
-/// ``pollInterval``, so rabbitmq-c gets a call (and sends or checks heartbeats) well within heartbeat/2.
-/// Not `Sendable`: created on the connection thread and confined to it; continuations carry results out.
+/// Each turn runs the queued commands, reads every frame that is ready, writes the acks they allow
+/// (coalesced), hands the deliveries read over in one batch, runs what is due, then sleeps in `poll()`
+/// on the socket and the wake-up pipe for at most ``pollInterval``, so rabbitmq-c gets a call (and
+/// sends or checks heartbeats) well within heartbeat/2. Not `Sendable`: created on the connection
+/// thread and confined to it; continuations carry results out.
 final class ConnectionDriver {
     /// Upper bound of one `poll()`; far below any heartbeat/2 a broker accepts (heartbeats are whole seconds).
     static let pollInterval: Duration = .milliseconds(100)
@@ -20,30 +24,30 @@ final class ConnectionDriver {
     let mailbox: Mailbox
     let counters: ClientCounters
     let clock = ContinuousClock()
-    var random = SystemRandomNumberGenerator()
 
+    var state: ConnectionStateMachine<SystemRandomNumberGenerator>
     /// The live connection; nil between a failure and the next successful reconnect.
     var connection: AMQPConnection?
-    var confirms = PublishConfirms<CheckedContinuation<AMQPPublishOutcome, any Error>>()
     var assembler = ContentAssembler()
-    var consumer: ConsumerRegistration?
-    var reconnectBackoff: ReconnectBackoff
-    var consumerBackoff: ReconnectBackoff
-    var nextReconnect: ContinuousClock.Instant?
-    var nextConsumerAttempt: ContinuousClock.Instant?
-    /// The endpoint of the current connection, or the next to try.
-    var endpointIndex = 0
-    var closing: Closing?
+
+    /// Publishes waiting to be written or confirmed: the message until it is written, and the caller's
+    /// continuation (nil for a member of a batch).
+    var publishes: [PublishID: PendingPublish] = [:]
+    var batches: [BatchID: CheckedContinuation<AMQPBatchOutcome, Never>] = [:]
+    var nextID: UInt64 = 0
+    /// A `consume()` caller waiting for the consumer's first start, and the sink it brought.
+    var consumeWaiter: CheckedContinuation<Void, any Error>?
+    var sink: DeliverySink?
+    /// Deliveries read this turn, handed over together at its end.
+    var received: [AMQPDelivery] = []
+    var closeWaiters: [CheckedContinuation<Void, Never>] = []
     var finished = false
     /// The last turn stopped at ``framesPerTurn`` with input possibly left, so the next poll must not sleep.
     var moreInputLikely = false
-    /// The delivery stream's reader went away; the consumer is cancelled at the end of the turn.
-    var consumerAbandoned = false
 
-    /// A `close()` in progress: waiting for confirms until the deadline.
-    struct Closing {
-        var deadline: ContinuousClock.Instant
-        var waiters: [CheckedContinuation<Void, Never>]
+    struct PendingPublish {
+        var request: PublishRequest?
+        let continuation: CheckedContinuation<AMQPPublishOutcome, any Error>?
     }
 
     init(options: AMQPClientOptions, logger: Logger, mailbox: Mailbox, counters: ClientCounters) {
@@ -51,8 +55,11 @@ final class ConnectionDriver {
         self.logger = logger
         self.mailbox = mailbox
         self.counters = counters
-        reconnectBackoff = ReconnectBackoff(initial: options.initialReconnectDelay, maximum: options.maximumReconnectDelay)
-        consumerBackoff = reconnectBackoff
+        state = ConnectionStateMachine(
+            endpointCount: options.endpoints.count,
+            reconnectBackoff: ReconnectBackoff(initial: options.initialReconnectDelay, maximum: options.maximumReconnectDelay),
+            random: SystemRandomNumberGenerator()
+        )
     }
 
     /// The thread's body: the first round of connecting (reported to `started`), then the loop until closed.
@@ -74,41 +81,54 @@ final class ConnectionDriver {
 
     private func turn() {
         let commands = mailbox.take()
-        // rabbitmq-c writes each frame with its own send(); corking the socket for the batch turns a
-        // turn's publishes and acks into a few full segments instead of one small packet per frame.
-        let corked = commands.count > 1 ? connection?.cork() : nil
+        // rabbitmq-c writes each frame with its own send(); corking the socket for the turn turns its
+        // publishes and acks into a few full segments instead of one small packet per frame.
+        let corked = connection?.cork()
         for command in commands {
             execute(command)
         }
+        if connection != nil { pumpFrames() }
+        handOver()
+        run(state.flushSettlements())
+        run(state.tick(now: clock.now))
         if let corked { connection?.uncork(corked) }
-        if connection != nil {
-            pumpFrames()
-            if consumerAbandoned {
-                consumerAbandoned = false
-                stopConsuming()
-            }
-        } else if closing == nil, let due = nextReconnect, clock.now >= due {
-            reconnect()
-        }
-        if let due = nextConsumerAttempt, clock.now >= due {
-            retryConsumer()
-        }
-        if closing != nil {
-            progressClose()
-        }
         if !finished {
             waitForActivity()
         }
+    }
+
+    /// Runs an event's actions and publishes the figures other tasks read.
+    func run(_ actions: [ConnectionAction]) {
+        // Before the actions too: a caller they resume must already see the state the event made.
+        publishFigures()
+        for action in actions { perform(action) }
+        publishFigures()
+    }
+
+    private func publishFigures() {
+        counters.generation.store(state.generation, ordering: .sequentiallyConsistent)
+        counters.connected.store(state.isConnected, ordering: .relaxed)
+        counters.consuming.store(state.isConsuming, ordering: .relaxed)
+        counters.unconfirmed.store(state.unconfirmedCount, ordering: .relaxed)
+    }
+
+    /// The connection failed (a socket error, a channel or connection the broker closed).
+    func fail(_ error: AMQPError) {
+        if let connection { logger.warning("AMQP connection lost", metadata: ["endpoint": "\(connection.endpoint)", "error": "\(error)"]) }
+        run(state.connectionFailed(error, now: clock.now))
+    }
+
+    /// A new id for a publish or a batch.
+    func makeID() -> UInt64 {
+        nextID += 1
+        return nextID
     }
 
     /// Sleeps until the socket or the wake-up pipe is readable, or the next timer is due.
     private func waitForActivity() {
         var timeout = Self.pollInterval
         if moreInputLikely || connection?.hasBufferedInput == true { timeout = .zero }
-        let now = clock.now
-        for due in [connection == nil ? nextReconnect : nil, nextConsumerAttempt, closing?.deadline].compactMap({ $0 }) {
-            timeout = min(timeout, max(.zero, due - now))
-        }
+        if let due = state.nextDeadline { timeout = min(timeout, max(.zero, due - clock.now)) }
         var descriptors = [pollfd(fd: mailbox.wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)]
         if let socket = connection?.socketDescriptor, socket >= 0 {
             descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))

@@ -41,8 +41,9 @@ extension AMQPConnection {
         try check(status, "publish to exchange \"\(exchange)\"")
     }
 
-    func ack(deliveryTag: UInt64) throws(AMQPError) {
-        try check(amqp_basic_ack(state, Self.workChannel, deliveryTag, 0), "ack delivery \(deliveryTag)")
+    /// Acks `deliveryTag`, and with `multiple` every unacked delivery before it too.
+    func ack(deliveryTag: UInt64, multiple: Bool = false) throws(AMQPError) {
+        try check(amqp_basic_ack(state, Self.workChannel, deliveryTag, multiple ? 1 : 0), "ack delivery \(deliveryTag)")
     }
 
     func reject(deliveryTag: UInt64, requeue: Bool) throws(AMQPError) {

@@ -1,0 +1,27 @@
+/// Where a consumer's deliveries go: one by one, or in the batches the connection thread reads them in
+/// (one hand-over, and one task wake-up, per batch instead of per delivery).
+enum DeliverySink: Sendable {
+    case each(AsyncStream<AMQPDelivery>.Continuation)
+    case batches(AsyncStream<[AMQPDelivery]>.Continuation)
+
+    /// Hands `deliveries` over; false when nobody reads any more (they must go back to the queue).
+    func yield(_ deliveries: [AMQPDelivery]) -> Bool {
+        switch self {
+        case .each(let stream):
+            for delivery in deliveries {
+                guard case .enqueued = stream.yield(delivery) else { return false }
+            }
+            return true
+        case .batches(let stream):
+            if case .enqueued = stream.yield(deliveries) { return true }
+            return false
+        }
+    }
+
+    func finish() {
+        switch self {
+        case .each(let stream): stream.finish()
+        case .batches(let stream): stream.finish()
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// Closing: cancel the consumer first, give outstanding confirms until a deadline, then close.
+extension ConnectionStateMachine {
+    /// `close()`: no new publishes or deliveries; the consumer is cancelled first (RabbitMQ 3.10 quorum
+    /// queues can lose acks sent just before a channel closes), and the close completes once every
+    /// confirm arrived, the deadline passed, or the connection is gone (see ``tick(now:)``).
+    mutating func closeRequested(now: ContinuousClock.Instant, timeout: Duration) -> [ConnectionAction] {
+        guard closing == nil else { return [] }
+        closing = now + timeout
+        if case .down = link { link = .down(reconnectAt: nil) }
+        return cancelRequested()
+    }
+
+    /// The end of a close: acks still asked for go out, then the connection closes; whatever still waits
+    /// fails; the thread stops.
+    mutating func finishClose() -> [ConnectionAction] {
+        var actions = flushSettlements()
+        if isConnected { actions.append(.closeConnection) }
+        link = .down(reconnectAt: nil)
+        actions += failUnconfirmed(AMQPError(.connectionLost, operation: "publish", message: "the client closed before the broker confirmed, so the outcome is unknown"))
+        if consumer != nil {
+            consumer = nil
+            actions.append(.finishDeliveries)
+        }
+        actions.append(.finishClose)
+        return actions
+    }
+}

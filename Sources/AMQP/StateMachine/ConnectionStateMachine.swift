@@ -1,0 +1,154 @@
+/// The AMQP client's state, and every decision about it, with no I/O: the connection's life (connect,
+/// fail, back off, rotate through the cluster's nodes, close), publisher confirms and publish batches,
+/// the consumer (start, restart, broker cancels), and which delivery tags to ack.
+///
+/// The driver feeds it events (`action = state.event(…)`) and runs the actions it returns, in order;
+/// time comes in as `now`, randomness from `random`, so tests drive both.
+struct ConnectionStateMachine<Random: RandomNumberGenerator> {
+    /// Whether a connection is up.
+    enum Link: Equatable {
+        /// Connected; the work channel takes publishes and deliveries.
+        case connected
+        /// No connection; the next attempt is due at `reconnectAt` (nil when none is planned: closing).
+        case down(reconnectAt: ContinuousClock.Instant?)
+    }
+
+    /// The one consumer this client runs, across connections.
+    struct Consumer: Equatable {
+        let queue: String
+        let prefetch: UInt16
+        /// The broker's tag on the current channel; nil while it needs starting.
+        var tag: String?
+        /// When to try starting it again after a failure or a broker-side cancel.
+        var retryAt: ContinuousClock.Instant?
+        /// A `consume()` caller still waits for the first start.
+        var answerPending: Bool
+    }
+
+    /// A publish batch in flight.
+    struct Batch: Equatable {
+        var outcomes: [Result<AMQPPublishOutcome, AMQPError>?]
+        let deliveryTag: UInt64
+        let deliveryGeneration: UInt64
+    }
+
+    let endpointCount: Int
+    var link: Link = .down(reconnectAt: nil)
+    /// Incremented by every successful connection; 0 before the first.
+    var generation: UInt64 = 0
+    var endpointIndex = 0
+    var consumer: Consumer?
+    var closing: ContinuousClock.Instant?
+    var reconnectBackoff: ReconnectBackoff
+    var consumerBackoff: ReconnectBackoff
+    var random: Random
+    var confirms = PublishConfirms<PublishID>()
+    var deliveries = DeliveryTags()
+    /// Which batch (and which message in it) each publish belongs to.
+    var members: [PublishID: (batch: BatchID, index: Int)] = [:]
+    var batches: [BatchID: Batch] = [:]
+    /// Batches whose every message is confirmed: resumed (acked) once their ack is written.
+    var batchesAwaitingAck: [(BatchID, [Result<AMQPPublishOutcome, AMQPError>])] = []
+
+    init(endpointCount: Int, reconnectBackoff: ReconnectBackoff, random: Random) {
+        self.endpointCount = max(endpointCount, 1)
+        self.reconnectBackoff = reconnectBackoff
+        consumerBackoff = reconnectBackoff
+        self.random = random
+    }
+
+    var isConnected: Bool { link == .connected }
+    var isConsuming: Bool { isConnected && consumer?.tag != nil }
+    var unconfirmedCount: Int { confirms.count }
+
+    /// The earliest time something is due (a reconnect, a consumer retry, the close deadline).
+    var nextDeadline: ContinuousClock.Instant? {
+        var due: [ContinuousClock.Instant] = []
+        if case .down(let at?) = link { due.append(at) }
+        if isConnected, let at = consumer?.retryAt { due.append(at) }
+        if let closing { due.append(closing) }
+        return due.min()
+    }
+
+    // MARK: Connecting
+
+    /// The first attempt at endpoint `index` (the first round tries each endpoint in turn).
+    mutating func tryEndpoint(_ index: Int) -> [ConnectionAction] {
+        endpointIndex = index % endpointCount
+        return [.open(endpointIndex: endpointIndex)]
+    }
+
+    /// A connection is open: a new generation; the consumer starts again if there is one.
+    mutating func connected(now: ContinuousClock.Instant) -> [ConnectionAction] {
+        generation += 1
+        link = .connected
+        reconnectBackoff.reset()
+        guard var consumer, closing == nil else { return [] }
+        consumer.tag = nil
+        consumer.retryAt = nil
+        self.consumer = consumer
+        return [.startConsumer(queue: consumer.queue, prefetch: consumer.prefetch)]
+    }
+
+    /// An attempt to open failed; the next one waits longer (and moves on to the next node after two).
+    mutating func openFailed(_ error: AMQPError, now: ContinuousClock.Instant) -> [ConnectionAction] {
+        guard closing == nil else { return [] }
+        scheduleReconnect(now: now)
+        return []
+    }
+
+    /// The connection or its work channel failed: what depended on it fails, the consumer waits for the
+    /// next connection, and a reconnect is planned (the node that failed is tried last).
+    mutating func connectionFailed(_ error: AMQPError, now: ContinuousClock.Instant) -> [ConnectionAction] {
+        guard isConnected else { return [] }
+        var actions: [ConnectionAction] = [.closeConnection]
+        link = .down(reconnectAt: nil)
+        actions += failUnconfirmed(AMQPError.outcomeUnknown(after: error))
+        deliveries.reset()
+        consumer?.tag = nil
+        consumer?.retryAt = nil
+        if closing == nil {
+            endpointIndex = (endpointIndex + 1) % endpointCount
+            scheduleReconnect(now: now)
+        }
+        return actions
+    }
+
+    private mutating func scheduleReconnect(now: ContinuousClock.Instant) {
+        let delay = reconnectBackoff.nextDelay(using: &random)
+        link = .down(reconnectAt: now + delay)
+        if reconnectBackoff.failedAttempts > 1 {
+            endpointIndex = (endpointIndex + 1) % endpointCount
+        }
+    }
+
+    /// Whatever is due at `now`: a reconnect, a consumer restart, the end of a close.
+    mutating func tick(now: ContinuousClock.Instant) -> [ConnectionAction] {
+        if case .down(let at?) = link, at <= now, closing == nil {
+            link = .down(reconnectAt: nil)
+            return [.open(endpointIndex: endpointIndex)]
+        }
+        if isConnected, closing == nil, let consumer, consumer.tag == nil, let at = consumer.retryAt, at <= now {
+            self.consumer?.retryAt = nil
+            return [.startConsumer(queue: consumer.queue, prefetch: consumer.prefetch)]
+        }
+        if let closing, closing <= now || confirms.count == 0 || !isConnected {
+            return finishClose()
+        }
+        return []
+    }
+
+    /// Every publish that waits for a confirm fails with `error`; batches with one resume, un-acked.
+    mutating func failUnconfirmed(_ error: AMQPError) -> [ConnectionAction] {
+        var actions: [ConnectionAction] = []
+        for id in confirms.reset() {
+            actions += settle(id, .failure(error))
+        }
+        // Batches whose acks were never written: their jobs go back to the queue with the channel.
+        for (batch, outcomes) in batchesAwaitingAck {
+            actions.append(.resumeBatch(batch, outcomes: outcomes, acked: false))
+        }
+        batchesAwaitingAck = []
+        return actions
+    }
+}
