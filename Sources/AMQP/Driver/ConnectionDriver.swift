@@ -83,7 +83,7 @@ final class ConnectionDriver {
         let commands = mailbox.take()
         // rabbitmq-c writes each frame with its own send(); corking the socket for the turn turns its
         // publishes and acks into a few full segments instead of one small packet per frame.
-        let corked = connection?.cork()
+        connection?.cork()
         for command in commands {
             execute(command)
         }
@@ -91,7 +91,7 @@ final class ConnectionDriver {
         handOver()
         run(state.flushSettlements())
         run(state.tick(now: clock.now))
-        if let corked { connection?.uncork(corked) }
+        connection?.uncork()
         if !finished {
             waitForActivity()
         }

@@ -35,6 +35,7 @@ extension AMQPConnection {
     /// Runs one RPC on the topology channel, reopening it first if the broker closed it (e.g. after a 406).
     private func onTopologyChannel<Result>(_ operation: @autoclosure () -> String, _ call: (CArena) -> Result) throws(AMQPError) {
         if !isTopologyChannelOpen { try openChannel(Self.topologyChannel) }
+        uncork()
         let arena = CArena()
         _ = withExtendedLifetime(arena) { call(arena) }
         try checkReply(channel: Self.topologyChannel, operation())

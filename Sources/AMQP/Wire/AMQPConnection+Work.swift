@@ -3,18 +3,21 @@ internal import CRabbitMQ
 extension AMQPConnection {
     /// Puts the work channel in publisher-confirm mode; publishes are numbered from 1 after this.
     func selectConfirms() throws(AMQPError) {
+        uncork()
         amqp_confirm_select(state, Self.workChannel)
         try checkReply(channel: Self.workChannel, "confirm.select on \(endpoint)")
     }
 
     /// Limits unacknowledged deliveries to this channel's consumers.
     func setPrefetch(_ count: UInt16) throws(AMQPError) {
+        uncork()
         amqp_basic_qos(state, Self.workChannel, 0, count, 0)
         try checkReply(channel: Self.workChannel, "basic.qos \(count)")
     }
 
     /// Starts a consumer with manual acks and returns the broker-assigned consumer tag.
     func consume(queue: String) throws(AMQPError) -> String {
+        uncork()
         let arena = CArena()
         let ok = withExtendedLifetime(arena) {
             amqp_basic_consume(state, Self.workChannel, arena.bytes(queue), amqp_bytes_t(len: 0, bytes: nil), 0, 0, 0, amqp_table_t(num_entries: 0, entries: nil))
@@ -26,6 +29,7 @@ extension AMQPConnection {
 
     /// `basic.cancel`, waiting for cancel-ok; deliveries sent before it are queued in rabbitmq-c meanwhile.
     func cancel(consumerTag: String) throws(AMQPError) {
+        uncork()
         let arena = CArena()
         _ = withExtendedLifetime(arena) { amqp_basic_cancel(state, Self.workChannel, arena.bytes(consumerTag)) }
         try checkReply(channel: Self.workChannel, "cancel consumer \(consumerTag)")

@@ -29,6 +29,9 @@ final class AMQPConnection {
     private(set) var isUsable = false
     /// Names repeated by every delivery, decoded once (see ``RecentStrings``).
     private var recentStrings = RecentStrings()
+    /// Whether the socket holds back partial segments (see ``cork()``). Every call that waits for the
+    /// broker's reply uncorks first: a request held back would wait for the kernel's 200 ms cork timeout.
+    var isCorked = false
     /// False once the broker closed the work channel; the driver then starts over with a new connection.
     private(set) var isWorkChannelOpen = false
     private(set) var isTopologyChannelOpen = false
@@ -77,6 +80,7 @@ final class AMQPConnection {
 
     /// Opens `channel` (the work channel, or the topology channel again after the broker closed it).
     func openChannel(_ channel: amqp_channel_t) throws(AMQPError) {
+        uncork()
         amqp_channel_open(state, channel)
         try checkReply(channel: channel, "open channel \(channel) on \(endpoint)")
         if channel == Self.workChannel { isWorkChannelOpen = true } else { isTopologyChannelOpen = true }
@@ -123,6 +127,7 @@ final class AMQPConnection {
     /// Closes channel and connection politely (bounded by the RPC timeout); failures are not worth reporting.
     func close() {
         guard isUsable else { return }
+        uncork()
         isUsable = false
         if isWorkChannelOpen { amqp_channel_close(state, Self.workChannel, AMQP_REPLY_SUCCESS) }
         amqp_connection_close(state, AMQP_REPLY_SUCCESS)

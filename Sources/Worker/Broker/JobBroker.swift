@@ -5,6 +5,8 @@ public import AMQP
 /// ``AMQPClient`` is the real one; tests of the processing logic may use a recording fake.
 public protocol JobBroker: Sendable {
     func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool, generation: UInt64?) async throws -> AMQPPublishOutcome
+    /// Publishes a job's messages on the connection that delivered it and acks it once all are confirmed.
+    func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery) async -> AMQPBatchOutcome
     func ack(_ delivery: AMQPDelivery) async
     func reject(_ delivery: AMQPDelivery, requeue: Bool) async
     /// The connection generation now; a delivery from an older one has been requeued by the broker.

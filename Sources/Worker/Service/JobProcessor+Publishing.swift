@@ -9,15 +9,35 @@ extension JobProcessor {
 
     /// Publishes everything for one job and acks it only if the broker confirmed all of it; a returned
     /// or nacked publish leaves the job unacked (requeued), so nothing is lost. True when acked.
+    ///
+    /// The common case is one trip to the connection thread: the messages and the ack go together, and
+    /// the client writes the ack once every message is confirmed on the connection that delivered the
+    /// job (a connection closed meanwhile means nothing is written: the broker requeued the job).
     @discardableResult
     func finish(_ delivery: AMQPDelivery, with publications: [Publication]) async -> Bool {
-        guard delivery.generation == broker.generation else {
-            // Its connection closed while the job was processed, so the broker has requeued it already:
-            // publishing now would duplicate what its redelivery publishes.
+        let messages = publications.map { AMQPOutgoingMessage(exchange: $0.exchange, routingKey: $0.routingKey, message: $0.message) }
+        let started = ContinuousClock.now
+        let batch = await broker.publish(messages, thenAck: delivery)
+        metrics.confirmDuration.record(duration: ContinuousClock.now - started)
+        if batch.acked {
+            metrics.acked.increment()
+            for publication in publications { metrics.confirmed(publication) }
+            return true
+        }
+        return await settleUnacked(delivery, publications: publications, outcomes: batch.outcomes.map { $0.mapError { $0 } })
+    }
+
+    /// A job whose messages were not all confirmed: its connection is gone (nothing to do: the broker
+    /// requeued it), a `reply_to` queue is gone (the result goes to the results exchange instead), or
+    /// something cannot be routed (requeued after a pause).
+    @inline(never)
+    private func settleUnacked(_ delivery: AMQPDelivery, publications: [Publication], outcomes: [PublishResult]) async -> Bool {
+        if delivery.generation != broker.generation {
+            // Its connection closed while the job was processed, so the broker has requeued it already.
             metrics.superseded.increment()
             return false
         }
-        var outcomes = await publishAll(publications, on: delivery.generation)
+        var outcomes = outcomes
         if outcomes.contains(where: { if case .success(.returned) = $0 { true } else { false } }) {
             outcomes = await publishFallbacks(publications, outcomes: outcomes, on: delivery.generation)
         }
@@ -29,28 +49,6 @@ extension JobProcessor {
         }
         await requeue(delivery, after: outcomes)
         return false
-    }
-
-    /// Publishes every message at once, so their confirms overlap. A single message — nearly every
-    /// job's only one, its result — goes without a task group, whose child task costs more than the publish.
-    private func publishAll(_ publications: [Publication], on generation: UInt64) async -> [PublishResult] {
-        guard publications.count == 1 else { return await publishConcurrently(publications, on: generation) }
-        let publication = publications[0]
-        return [await publish(publication.message, to: .init(exchange: publication.exchange, routingKey: publication.routingKey), on: generation)]
-    }
-
-    /// Several publications, each in a child task. (The rarer paths have functions of their own: an
-    /// async function's frame holds room for everything it might do, for every job that calls it.)
-    @inline(never)
-    private func publishConcurrently(_ publications: [Publication], on generation: UInt64) async -> [PublishResult] {
-        await withTaskGroup(of: (Int, PublishResult).self) { group in
-            for (index, publication) in publications.enumerated() {
-                group.addTask { (index, await self.publish(publication.message, to: .init(exchange: publication.exchange, routingKey: publication.routingKey), on: generation)) }
-            }
-            var outcomes = [PublishResult](repeating: .success(.confirmed), count: publications.count)
-            for await (index, outcome) in group { outcomes[index] = outcome }
-            return outcomes
-        }
     }
 
     /// Results the broker returned because their `reply_to` queue is gone go to the results exchange.

@@ -70,7 +70,7 @@ public final class WorkerService: Service {
             let topology = Topology(settings: settings.topology)
             try await amqp.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
         }
-        let deliveries = try await amqp.consume(queue: settings.topology.jobsQueue, prefetch: UInt16(settings.worker.prefetch))
+        let deliveries = try await amqp.consumeBatches(queue: settings.topology.jobsQueue, prefetch: UInt16(settings.worker.prefetch))
         metrics.prefetch.record(settings.worker.prefetch)
         logger.notice("worker consuming", metadata: [
             "queue": "\(settings.topology.jobsQueue)", "prefetch": "\(settings.worker.prefetch)",
@@ -95,20 +95,22 @@ public final class WorkerService: Service {
     /// Processes every delivery, at most ``slots`` at once; when the stream ends (the consumer was
     /// cancelled), waits for in-flight jobs up to the shutdown timeout, then cancels them (each cancelled
     /// job is requeued, not lost).
-    private func process(_ deliveries: AsyncStream<AMQPDelivery>) async throws {
+    private func process(_ deliveries: AsyncStream<[AMQPDelivery]>) async throws {
         try await withThrowingDiscardingTaskGroup { group in
-            for await delivery in deliveries {
-                guard await slots.acquire() else {
-                    // Draining and every slot taken: a job that never started goes straight back to the
-                    // queue (another worker can take it now) rather than waiting here for a slot.
-                    await amqp.reject(delivery, requeue: true)
-                    continue
-                }
-                metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
-                group.addTask { [self] in
-                    await processor.process(delivery)
-                    slots.release()
-                    metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
+            for await batch in deliveries {
+                for delivery in batch {
+                    guard await slots.acquire() else {
+                        // Draining and every slot taken: a job that never started goes straight back to the
+                        // queue (another worker can take it now) rather than waiting here for a slot.
+                        await amqp.reject(delivery, requeue: true)
+                        continue
+                    }
+                    metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
+                    group.addTask { [self] in
+                        await processor.process(delivery)
+                        slots.release()
+                        metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
+                    }
                 }
             }
             let deadline = ContinuousClock.now + settings.worker.shutdownTimeout

@@ -47,6 +47,23 @@ final class FakeBroker: JobBroker, Sendable {
         return try outcome.get()
     }
 
+    func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery) async -> AMQPBatchOutcome {
+        var outcomes: [Result<AMQPPublishOutcome, AMQPError>] = []
+        for outgoing in messages {
+            do {
+                outcomes.append(.success(try await publish(
+                    exchange: outgoing.exchange, routingKey: outgoing.routingKey, message: outgoing.message, mandatory: outgoing.mandatory,
+                    generation: delivery.generation
+                )))
+            } catch {
+                outcomes.append(.failure(error as! AMQPError))
+            }
+        }
+        let confirmed = outcomes.allSatisfy { $0 == .success(.confirmed) }
+        if confirmed { await ack(delivery) }
+        return AMQPBatchOutcome(outcomes: outcomes, acked: confirmed && delivery.generation == generation)
+    }
+
     func ack(_ delivery: AMQPDelivery) async {
         state.withLockedValue { state in
             if delivery.generation == state.generation { state.acked.append(delivery.deliveryTag) }
