@@ -43,6 +43,9 @@ enum EncodingCheck {
         for (key, value) in properties.headers where key.utf8.count > shortStringLimit || nestedKeyTooLong(value) {
             problems.append(AMQPEncodingProblem(field: .header(key), detail: "has a table key over \(shortStringLimit) bytes"))
         }
+        // Without headers the properties are a few short strings: far below any frame. Most publishes
+        // (results) are such, and summing sizes for each would cost more than the rest of this check.
+        if properties.headers.isEmpty, extraHeaders.count <= 1, frameMax >= 4096 { return problems }
         let size = headerFrameOverhead + propertiesSize(properties, extraHeaders: extraHeaders)
         if size > frameMax {
             problems.append(AMQPEncodingProblem(field: .contentHeader, detail: "needs \(size) bytes; a frame holds at most \(frameMax)"))

@@ -61,8 +61,10 @@ extension ConnectionDriver {
     /// Writes publish `id` with its sequence number in a header (a `basic.return` carries no sequence
     /// number; the returned message's headers give it back).
     private func write(_ id: PublishID, sequence: UInt64) {
-        guard let connection, let request = publishes[id]?.request else { return }
-        publishes[id]?.request = nil  // the body is not needed any more: it is held until the confirm otherwise
+        guard let connection, let pending = publishes[id], let request = pending.request else { return }
+        // The body is not needed any more (it would be held until the confirm); a batch member keeps
+        // nothing at all: its batch is resumed as a whole.
+        if pending.continuation == nil { publishes[id] = nil } else { publishes[id]?.request = nil }
         do {
             try connection.publish(
                 exchange: request.exchange, routingKey: request.routingKey, message: request.message, mandatory: request.mandatory,

@@ -17,6 +17,7 @@ extension ConnectionDriver {
                 let single = PublishRequest(exchange: outgoing.exchange, routingKey: outgoing.routingKey, message: outgoing.message, mandatory: outgoing.mandatory, generation: request.generation)
                 publishes[id] = PendingPublish(request: single, continuation: nil)
                 run(requestPublish(id, single))
+                publishes[id] = nil  // written, or refused: either way its outcome is the batch's now
             }
         case .settle(let settlement, let continuation):
             switch settlement.kind {

@@ -44,6 +44,8 @@ final class ConnectionDriver {
     var finished = false
     /// The last turn stopped at ``framesPerTurn`` with input possibly left, so the next poll must not sleep.
     var moreInputLikely = false
+    /// The figures last stored in ``counters``.
+    var published = Figures()
 
     struct PendingPublish {
         var request: PublishRequest?
@@ -91,6 +93,8 @@ final class ConnectionDriver {
         handOver()
         run(state.flushSettlements())
         run(state.tick(now: clock.now))
+        // For metrics and back-pressure: once per turn is often enough.
+        counters.unconfirmed.store(state.unconfirmedCount, ordering: .relaxed)
         connection?.uncork()
         if !finished {
             waitForActivity()
@@ -105,11 +109,21 @@ final class ConnectionDriver {
         publishFigures()
     }
 
+    /// Stores only what changed: this runs for every event, and most events change none of it.
     private func publishFigures() {
-        counters.generation.store(state.generation, ordering: .sequentiallyConsistent)
-        counters.connected.store(state.isConnected, ordering: .relaxed)
-        counters.consuming.store(state.isConsuming, ordering: .relaxed)
-        counters.unconfirmed.store(state.unconfirmedCount, ordering: .relaxed)
+        let figures = Figures(generation: state.generation, connected: state.isConnected, consuming: state.isConsuming)
+        guard figures != published else { return }
+        published = figures
+        counters.generation.store(figures.generation, ordering: .sequentiallyConsistent)
+        counters.connected.store(figures.connected, ordering: .relaxed)
+        counters.consuming.store(figures.consuming, ordering: .relaxed)
+    }
+
+    /// What the counters said last.
+    struct Figures: Equatable {
+        var generation: UInt64 = 0
+        var connected = false
+        var consuming = false
     }
 
     /// The connection failed (a socket error, a channel or connection the broker closed).

@@ -16,7 +16,7 @@ extension JobResult {
         writer.field(CodingKeys.apnsID.rawValue, apnsID)
         writer.field(CodingKeys.apnsUniqueID.rawValue, apnsUniqueID)
         writer.field(CodingKeys.attempts.rawValue, attempts)
-        writer.field(CodingKeys.completedAt.rawValue, completedAt.formatted(Self.timeFormat))
+        writer.field(CodingKeys.completedAt.rawValue, UTCTimestamp.string(completedAt))
         writer.field(CodingKeys.credential.rawValue, credential)
         writer.field(CodingKeys.detail.rawValue, detail)
         writer.field(CodingKeys.deviceToken.rawValue, deviceToken)
