@@ -1,13 +1,16 @@
 import APNsCore
 import Logging
 import Metrics
+import NIOConcurrencyHelpers
 import NIOCore
 import Synchronization
 import TLS
-import NIOConcurrencyHelpers
 
 /// The connections of one (credential, endpoint): requests go to the connection with the most free
 /// streams; when none is free, callers wait in a bounded line (``APNsClientConfiguration/maximumWaitingRequests``).
+///
+/// The decisions are ``PoolStateMachine``'s; this class holds it under a lock with the connections and
+/// the waiting callers' continuations, and carries out its actions outside the lock.
 final class APNsConnectionPool: Sendable {
     let credential: APNsCredential
     let endpoint: APNsEndpoint
@@ -16,10 +19,18 @@ final class APNsConnectionPool: Sendable {
     let tlsContext: TLSContext
     let statistics: APNsClientStatistics
     let logger: Logger
-    let reconnect: ReconnectDelay
-    let state = NIOLockedValueBox(PoolState())
+    let state: NIOLockedValueBox<Locked>
     let metrics: ClientMetrics.Pool
     let waiterIDs = Atomic<UInt64>(0)
+
+    /// What the lock guards: the state machine, and the objects its ids stand for.
+    struct Locked {
+        var machine: PoolStateMachine<SystemRandomNumberGenerator>
+        var connections: [Int: APNsConnection] = [:]
+        /// Waiting callers' continuations, unsafe to spare an allocation each: one leaves this dictionary
+        /// under the lock before it is resumed, so it is resumed exactly once.
+        var waiting: [UInt64: UnsafeContinuation<APNsConnection, any Error>] = [:]
+    }
 
     init(
         credential: APNsCredential,
@@ -42,11 +53,14 @@ final class APNsConnectionPool: Sendable {
         logger[metadataKey: "apns.endpoint"] = "\(endpoint)"
         self.logger = logger
         metrics = ClientMetrics.Pool(credential: credential.name)
-        reconnect = ReconnectDelay(
-            floor: configuration.minimumConnectInterval,
-            initial: configuration.initialReconnectDelay,
-            maximum: configuration.maximumReconnectDelay
+        let machine = PoolStateMachine(
+            targetConnections: credential.connections ?? configuration.connectionsPerPool,
+            maximumWaiters: configuration.maximumWaitingRequests,
+            requestTimeout: TimeAmount(configuration.requestTimeout),
+            reconnect: ReconnectDelay(floor: configuration.minimumConnectInterval, initial: configuration.initialReconnectDelay, maximum: configuration.maximumReconnectDelay),
+            random: SystemRandomNumberGenerator()
         )
+        state = NIOLockedValueBox(Locked(machine: machine))
     }
 
     /// Sends `request`, re-sending it transparently while APNs reports it unprocessed.
@@ -77,23 +91,15 @@ final class APNsConnectionPool: Sendable {
 
     /// Stops taking requests, fails waiting callers and lets every connection close once idle.
     func shutdown() {
-        let (waiters, connections) = state.withLockedValue { state in
-            state.isShutDown = true
-            let waiters = Array(state.waiters)
-            state.waiters.removeAll()
-            return (waiters, state.entries.values.map(\.connection))
-        }
-        for waiter in waiters {
-            waiter.continuation.resume(throwing: APNsSendError(.shutdown, .notProcessed, "the client is shutting down"))
-        }
-        for connection in connections { connection.retire(reason: "client shutdown") }
+        perform(state.withLockedValue { locked in translate(locked.machine.shutdown(), in: &locked) })
     }
 
     /// Streams in use and connections, for tests and metrics.
     var snapshot: (connections: Int, ready: Int, inFlight: Int, waiting: Int, limits: [Int]) {
-        state.withLockedValue { state in
-            let ready = state.entries.values.filter { $0.phase == .ready }
-            return (state.entries.count, ready.count, state.entries.values.reduce(0) { $0 + $1.inFlight }, state.waiters.count, ready.map(\.limit).sorted())
+        state.withLockedValue { locked in
+            let entries = locked.machine.entries.values
+            let ready = entries.filter { $0.phase == .ready }
+            return (entries.count, ready.count, locked.machine.streamsInUse, locked.machine.waiters.count, ready.map(\.limit).sorted())
         }
     }
 }

@@ -1,0 +1,235 @@
+import APNsCore
+import NIOCore
+
+/// One pool's connections and the callers waiting for a stream, and every decision about them, with no
+/// I/O: which connection takes a request (the one with the most free streams), the bounded line of
+/// callers when none has a free stream, when the next connection may be opened (a floor between
+/// attempts, exponential backoff after failures), timeouts of waiting callers, draining, shutdown.
+///
+/// The pool feeds it events under its lock and carries out the actions after; connections and waiting
+/// callers are named by id, so tests drive it with no connection at all. Time comes in as `now`,
+/// randomness (the backoff's jitter) from `random`.
+struct PoolStateMachine<Random: RandomNumberGenerator> {
+    typealias ConnectionID = Int
+    typealias WaiterID = UInt64
+
+    enum Phase: Equatable { case connecting, ready, draining }
+
+    struct Entry: Equatable {
+        var phase: Phase
+        var limit = 0
+        var inFlight = 0
+        var free: Int { phase == .ready ? max(0, limit - inFlight) : 0 }
+    }
+
+    struct Waiter: Equatable {
+        let id: WaiterID
+        /// When the caller stops waiting; checked by a sweep, as connections check their streams.
+        let deadline: NIODeadline
+    }
+
+    enum Action: Equatable {
+        /// Start opening connection `id`; it reports ready or closed later.
+        case open(ConnectionID)
+        /// Call ``connectCheckDue(now:)`` after this delay (the floor or the backoff is not over).
+        case checkConnectionsAgain(in: TimeAmount)
+        /// Resume waiting caller `waiter` with a stream reserved on `connection`.
+        case serve(WaiterID, on: ConnectionID)
+        /// Resume waiting caller `waiter` with `error`.
+        case fail(WaiterID, APNsSendError)
+        /// Call ``sweepDue(now:)`` after this delay: callers are waiting.
+        case sweepWaitersAgain(in: TimeAmount)
+        /// Ask connection `id` to take no more streams and close once idle.
+        case retire(ConnectionID, reason: String)
+    }
+
+    /// What ``acquire(_:now:)`` decided.
+    enum Acquisition: Equatable {
+        case use(ConnectionID)
+        case fail(APNsSendError)
+        /// The caller waits; run these actions (open connections, arm the sweep).
+        case wait([Action])
+    }
+
+    let targetConnections: Int
+    let maximumWaiters: Int
+    let requestTimeout: TimeAmount
+    let reconnect: ReconnectDelay
+    var random: Random
+
+    private(set) var entries: [ConnectionID: Entry] = [:]
+    private(set) var waiters = CircularBuffer<Waiter>()
+    private(set) var nextConnectionID = 1
+    private(set) var consecutiveFailures = 0
+    private(set) var lastAttempt: NIODeadline?
+    /// When the next attempt may start: drawn once per attempt and failure count, so a check that comes
+    /// due at that time finds the same answer rather than a new draw of the jitter.
+    private(set) var nextAttemptDue: NIODeadline?
+    private(set) var connectCheckScheduled = false
+    private(set) var sweepScheduled = false
+    private(set) var isShutDown = false
+    /// Set at the first request: a pool keeps its connections up from then on.
+    private(set) var isStarted = false
+
+    init(targetConnections: Int, maximumWaiters: Int, requestTimeout: TimeAmount, reconnect: ReconnectDelay, random: Random) {
+        self.targetConnections = targetConnections
+        self.maximumWaiters = maximumWaiters
+        self.requestTimeout = requestTimeout
+        self.reconnect = reconnect
+        self.random = random
+    }
+
+    /// Connections that count toward the target: being opened or serving.
+    var activeCount: Int { entries.values.filter { $0.phase != .draining }.count }
+    /// Streams reserved across the pool's connections.
+    var streamsInUse: Int { entries.values.reduce(0) { $0 + $1.inFlight } }
+    /// Streams the pool's ready connections allow in total.
+    var streamLimit: Int { entries.values.reduce(0) { $0 + ($1.phase == .ready ? $1.limit : 0) } }
+
+    // MARK: Requests
+
+    /// A caller wants a stream: the best free one, else a place in the line (bounded), and connections.
+    mutating func acquire(_ waiter: WaiterID, now: NIODeadline) -> Acquisition {
+        if isShutDown { return .fail(APNsSendError(.shutdown, .notProcessed, "the client is shutting down")) }
+        isStarted = true
+        if let connection = reserveBest() { return .use(connection) }
+        guard waiters.count < maximumWaiters else {
+            return .fail(APNsSendError(.overloaded, .notProcessed, "\(waiters.count) requests already wait for a stream"))
+        }
+        waiters.append(Waiter(id: waiter, deadline: now + requestTimeout))
+        return .wait(armSweep() + ensureConnections(now: now))
+    }
+
+    /// A stream of `connection` is free again: the oldest waiting callers get it.
+    mutating func release(_ connection: ConnectionID) -> [Action] {
+        entries[connection]?.inFlight -= 1
+        return serveWaiters()
+    }
+
+    /// A waiting caller gave up (its task was cancelled): true when it was still waiting.
+    mutating func cancel(_ waiter: WaiterID) -> Bool {
+        guard let index = waiters.firstIndex(where: { $0.id == waiter }) else { return false }
+        waiters.remove(at: index)
+        return true
+    }
+
+    /// The sweep: callers that waited past the request timeout fail.
+    mutating func sweepDue(now: NIODeadline) -> [Action] {
+        sweepScheduled = false
+        let expired = waiters.filter { $0.deadline <= now }
+        if !expired.isEmpty { waiters.removeAll { $0.deadline <= now } }
+        let failure = APNsSendError(.timedOut, .notProcessed, "no stream became free within \(requestTimeout)")
+        return expired.map { .fail($0.id, failure) } + armSweep()
+    }
+
+    // MARK: Connections
+
+    /// Connection `id` is up and takes `limit` streams.
+    mutating func connectionReady(_ id: ConnectionID, streamLimit limit: Int) -> [Action] {
+        entries[id]?.phase = .ready
+        entries[id]?.limit = limit
+        if consecutiveFailures != 0 { nextAttemptDue = nil }
+        consecutiveFailures = 0
+        return serveWaiters()
+    }
+
+    /// Connection `id` takes `limit` streams now (its first accepted push, or new server SETTINGS).
+    mutating func streamLimitChanged(_ id: ConnectionID, to limit: Int) -> [Action] {
+        entries[id]?.limit = limit
+        return serveWaiters()
+    }
+
+    /// Connection `id` takes no new streams: a replacement is opened.
+    mutating func connectionDraining(_ id: ConnectionID, now: NIODeadline) -> [Action] {
+        entries[id]?.phase = .draining
+        return ensureConnections(now: now)
+    }
+
+    /// APNs refused the credential: every connection goes.
+    func credentialRejected(_ reason: String) -> [Action] {
+        entries.keys.sorted().map { .retire($0, reason: "credential rejected: \(reason)") }
+    }
+
+    /// Connection `id` closed. One that never served is a failed attempt: the backoff grows, and when
+    /// nothing else could serve the waiting callers they hear `failure` now rather than at their timeout.
+    mutating func connectionClosed(_ id: ConnectionID, wasReady: Bool, failure: APNsSendError, now: NIODeadline) -> [Action] {
+        entries[id] = nil
+        guard !wasReady else { return ensureConnections(now: now) }
+        consecutiveFailures += 1
+        nextAttemptDue = nil
+        var actions: [Action] = []
+        if !entries.values.contains(where: { $0.phase != .draining }) {
+            actions = waiters.map { .fail($0.id, failure) }
+            waiters.removeAll()
+        }
+        return actions + ensureConnections(now: now)
+    }
+
+    /// The delay before the next connection check is over.
+    mutating func connectCheckDue(now: NIODeadline) -> [Action] {
+        connectCheckScheduled = false
+        return ensureConnections(now: now)
+    }
+
+    /// Stop: every waiting caller fails, every connection retires.
+    mutating func shutdown() -> [Action] {
+        isShutDown = true
+        let failure = APNsSendError(.shutdown, .notProcessed, "the client is shutting down")
+        defer { waiters.removeAll() }
+        return waiters.map { .fail($0.id, failure) } + entries.keys.sorted().map { .retire($0, reason: "client shutdown") }
+    }
+
+    // MARK: Internals
+
+    /// Opens connections up to the target, one attempt at a time, spaced by the floor and the backoff.
+    private mutating func ensureConnections(now: NIODeadline) -> [Action] {
+        var actions: [Action] = []
+        while isStarted, !isShutDown, !connectCheckScheduled, activeCount < targetConnections {
+            if let last = lastAttempt {
+                let due = nextAttemptDue ?? last + TimeAmount(reconnect.delay(afterFailures: consecutiveFailures, jitter: Double.random(in: 0.5...1.0, using: &random)))
+                nextAttemptDue = due
+                if due > now {
+                    connectCheckScheduled = true
+                    actions.append(.checkConnectionsAgain(in: due - now))
+                    break
+                }
+            }
+            let id = nextConnectionID
+            nextConnectionID += 1
+            lastAttempt = now
+            nextAttemptDue = nil
+            entries[id] = Entry(phase: .connecting)
+            actions.append(.open(id))
+        }
+        return actions
+    }
+
+    /// Reserves a stream on the ready connection with the most free streams (the lowest id on a tie).
+    private mutating func reserveBest() -> ConnectionID? {
+        var best: (id: ConnectionID, free: Int)?
+        for (id, entry) in entries where entry.free > 0 {
+            if best == nil || entry.free > best!.free || (entry.free == best!.free && id < best!.id) { best = (id, entry.free) }
+        }
+        guard let best else { return nil }
+        entries[best.id]?.inFlight += 1
+        return best.id
+    }
+
+    /// Hands free streams to waiting callers, oldest first.
+    private mutating func serveWaiters() -> [Action] {
+        var actions: [Action] = []
+        while !waiters.isEmpty, let connection = reserveBest() {
+            actions.append(.serve(waiters.removeFirst().id, on: connection))
+        }
+        return actions
+    }
+
+    /// The sweep runs a few times per request timeout while anyone waits.
+    private mutating func armSweep() -> [Action] {
+        guard !sweepScheduled, !waiters.isEmpty else { return [] }
+        sweepScheduled = true
+        return [.sweepWaitersAgain(in: max(.milliseconds(10), min(.milliseconds(100), .nanoseconds(requestTimeout.nanoseconds / 10))))]
+    }
+}
+
+extension PoolStateMachine: Sendable where Random: Sendable {}

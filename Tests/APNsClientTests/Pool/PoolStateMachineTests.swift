@@ -1,0 +1,129 @@
+import APNsCore
+import NIOCore
+import Testing
+import TestSupport
+@testable import APNsClient
+
+/// The pool's decisions without a connection: which connection takes a request, the line of waiting
+/// callers, when connections open, and what a failure, a drain or a shutdown does to them.
+@Suite("Connection pool state machine (no I/O)")
+struct PoolStateMachineTests {
+    typealias Machine = PoolStateMachine<SeededGenerator>
+    static let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+
+    static func machine(connections: Int = 2, waiters: Int = 3, timeout: TimeAmount = .seconds(1)) -> Machine {
+        Machine(
+            targetConnections: connections, maximumWaiters: waiters, requestTimeout: timeout,
+            reconnect: ReconnectDelay(floor: .milliseconds(100), initial: .milliseconds(200), maximum: .seconds(5)),
+            random: SeededGenerator(seed: 1)
+        )
+    }
+
+    @Test("the first request waits and opens connections, spaced by the floor; ready connections serve the line")
+    func firstRequest() {
+        var machine = Self.machine()
+        #expect(machine.acquire(1, now: Self.start) == .wait([.sweepWaitersAgain(in: .milliseconds(100)), .open(1), .checkConnectionsAgain(in: .milliseconds(100))]))
+        #expect(machine.connectCheckDue(now: Self.start + .milliseconds(100)) == [.open(2)])
+        #expect(machine.connectionReady(1, streamLimit: 1) == [.serve(1, on: 1)])
+        #expect(machine.acquire(2, now: Self.start) == .wait([]), "the only stream is taken; the sweep is armed already")
+        #expect(machine.streamLimitChanged(1, to: 1000) == [.serve(2, on: 1)])
+        #expect(machine.acquire(3, now: Self.start) == .use(1))
+        #expect(machine.streamsInUse == 3)
+    }
+
+    @Test("requests go to the connection with the most free streams")
+    func bestConnection() {
+        var machine = Self.ready(limits: [1: 10, 2: 10])
+        let picks = (0..<6).map { id -> Int in
+            guard case .use(let connection) = machine.acquire(UInt64(id), now: Self.start) else { return 0 }
+            return connection
+        }
+        #expect(picks == [1, 2, 1, 2, 1, 2])
+        _ = machine.release(2)
+        _ = machine.release(2)
+        #expect(machine.acquire(9, now: Self.start) == .use(2))
+    }
+
+    @Test("the line is bounded: past it a caller fails Overloaded at once; a release serves the oldest")
+    func boundedLine() {
+        var machine = Self.ready(limits: [1: 1, 2: 1])
+        _ = machine.acquire(1, now: Self.start)
+        _ = machine.acquire(2, now: Self.start)
+        for id in 3...5 { guard case .wait = machine.acquire(UInt64(id), now: Self.start) else { Issue.record("\(id) did not wait"); return } }
+        guard case .fail(let error) = machine.acquire(6, now: Self.start) else { Issue.record("the line is not bounded"); return }
+        #expect(error.code == .overloaded && error.outcome == .notProcessed)
+        #expect(machine.release(2) == [.serve(3, on: 2)])
+        let cancelled = machine.cancel(4)
+        let again = machine.cancel(4)
+        #expect(cancelled && !again)
+        #expect(machine.release(1) == [.serve(5, on: 1)])
+    }
+
+    @Test("the sweep fails callers that waited past the request timeout, and stops once nobody waits")
+    func sweep() {
+        var machine = Self.ready(limits: [1: 1])
+        _ = machine.acquire(1, now: Self.start)
+        _ = machine.acquire(2, now: Self.start)
+        _ = machine.acquire(3, now: Self.start + .milliseconds(500))
+        let expired = machine.sweepDue(now: Self.start + .seconds(1))
+        guard case .fail(2, let error) = expired.first else { Issue.record("no timeout: \(expired)"); return }
+        #expect(error.code == .timedOut && error.outcome == .notProcessed)
+        #expect(expired.count == 2 && expired.last == .sweepWaitersAgain(in: .milliseconds(100)), "caller 3 still waits")
+        let later = machine.sweepDue(now: Self.start + .seconds(2))
+        #expect(later.count == 1, "caller 3 times out; nobody waits, so no further sweep")
+        #expect(machine.waiters.isEmpty)
+    }
+
+    @Test("a failed attempt backs off exponentially; when nothing could serve, the waiting callers hear why at once")
+    func failedAttempts() {
+        var machine = Self.machine(connections: 1)
+        let waiting = machine.acquire(1, now: Self.start)
+        #expect(waiting == .wait([.sweepWaitersAgain(in: .milliseconds(100)), .open(1)]))
+        let failure = APNsSendError(.connectFailed, .notProcessed, "refused")
+        let first = machine.connectionClosed(1, wasReady: false, failure: failure, now: Self.start)
+        #expect(first.first == .fail(1, failure))
+        guard case .checkConnectionsAgain(let delay)? = first.last else { Issue.record("no retry planned: \(first)"); return }
+        #expect(delay >= .milliseconds(100) && delay <= .milliseconds(200), "the first retry: half to all of 200 ms, not below the floor")
+        let reopened = machine.connectCheckDue(now: Self.start + delay)
+        #expect(reopened == [.open(2)])
+        let second = machine.connectionClosed(2, wasReady: false, failure: failure, now: Self.start + delay)
+        guard case .checkConnectionsAgain(let longer)? = second.last else { Issue.record("no second retry: \(second)"); return }
+        #expect(longer >= .milliseconds(200) && longer <= .milliseconds(400), "the delay doubles")
+        #expect(machine.consecutiveFailures == 2)
+        _ = machine.connectCheckDue(now: Self.start + delay + longer)
+        _ = machine.connectionReady(3, streamLimit: 1)
+        #expect(machine.consecutiveFailures == 0, "a connection that serves resets the backoff")
+    }
+
+    @Test("a draining connection is replaced; a credential rejection retires every connection; shutdown fails the line")
+    func drainsAndShutdown() {
+        var machine = Self.ready(limits: [1: 5, 2: 5])
+        #expect(machine.connectionDraining(1, now: Self.start + .seconds(10)) == [.open(3)])
+        #expect(machine.acquire(7, now: Self.start) == .use(2), "a draining connection takes no new streams")
+        #expect(machine.credentialRejected("InvalidProviderToken").map { if case .retire(let id, _) = $0 { id } else { 0 } } == [1, 2, 3])
+        var busy = Self.ready(limits: [1: 1])
+        _ = busy.acquire(1, now: Self.start)
+        _ = busy.acquire(2, now: Self.start)
+        let actions = busy.shutdown()
+        #expect(actions.count == 2)
+        guard case .fail(2, let error) = actions[0] else { Issue.record("the waiter was not failed"); return }
+        #expect(error.code == .shutdown)
+        #expect(actions[1] == .retire(1, reason: "client shutdown"))
+        guard case .fail = busy.acquire(3, now: Self.start) else { Issue.record("served after shutdown"); return }
+    }
+
+    /// A started pool whose connections (ids 1…) are ready with these stream limits.
+    static func ready(limits: [Int: Int]) -> Machine {
+        var machine = machine(connections: limits.count, waiters: 3)
+        _ = machine.acquire(0, now: start)
+        var now = start
+        while machine.nextConnectionID <= limits.count {
+            now = now + .seconds(1)
+            _ = machine.connectCheckDue(now: now)
+        }
+        for (id, limit) in limits.sorted(by: { $0.key < $1.key }) { _ = machine.connectionReady(id, streamLimit: limit) }
+        // Caller 0 got the first free stream; give it back.
+        _ = machine.release(1)
+        return machine
+    }
+}
