@@ -186,8 +186,8 @@ let package = Package(
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsClient", "APNsCore", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
-        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AMQPTests", dependencies: ["AMQP", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AMQPTests", dependencies: ["AMQP", "APNsCore", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")], swiftSettings: swiftSettings),
         .testTarget(name: "WorkerConfigurationTests", dependencies: ["WorkerConfiguration", "AMQP", "APNsClient", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WorkerTests",

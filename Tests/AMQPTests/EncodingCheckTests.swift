@@ -1,3 +1,4 @@
+import APNsCore
 import Testing
 import TestSupport
 @testable import AMQP

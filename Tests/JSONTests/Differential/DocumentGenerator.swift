@@ -1,3 +1,4 @@
+import APNsCore
 import JSON
 import TestSupport
 

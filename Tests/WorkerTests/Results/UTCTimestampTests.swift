@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import Testing
 import TestSupport
