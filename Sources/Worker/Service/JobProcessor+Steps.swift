@@ -19,12 +19,13 @@ extension JobProcessor {
         metrics.received.increment()
         let received = now()
         let properties = delivery.message.properties
+        let retry = RetryHeaders(reading: properties.headers, maxAttempts: policy.maxAttempts, maxDeferrals: policy.maxDeferrals)
         let envelope = JobEnvelope(
             body: delivery.message.body,
             messageID: properties.messageID,
             replyTo: properties.replyTo,
-            previousAttempts: Self.count(properties.headers[OutgoingMessages.attemptHeader], below: policy.maxAttempts),
-            previousDeferrals: Self.count(properties.headers[OutgoingMessages.deferralHeader], below: policy.maxDeferrals)
+            previousAttempts: retry.attempts,
+            previousDeferrals: retry.deferrals
         )
         let context = ResultContext(delivery: delivery, received: received, replyTo: envelope.replyTo, workerName: workerName)
         let job: Job
@@ -53,14 +54,6 @@ extension JobProcessor {
             return .publish([postpone(delivery, job: job, for: until.timeIntervalSince(now()), reason: "credential \(name) is paused")])
         }
         return .send(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint))
-    }
-
-    /// A count from a header a producer may have written itself, kept within what the worker itself
-    /// would have written (below `limit`): a forged `retry-attempt` of 2^63 must neither overflow the
-    /// next attempt's arithmetic nor show in a result.
-    static func count(_ header: AMQPFieldValue?, below limit: Int) -> Int {
-        guard case .int(let value)? = header else { return 0 }
-        return Int(min(max(value, 0), Int64(max(limit - 1, 0))))
     }
 
     /// The outcome an earlier delivery of this job left in ``UnsettledOutcomes``, as the step that

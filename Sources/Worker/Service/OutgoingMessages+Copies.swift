@@ -12,7 +12,7 @@ extension OutgoingMessages {
     /// worker sends it and nowhere else.
     static let routingHeaders = ["CC", "BCC"]
     /// The worker's own headers, kept whatever else goes.
-    static let ownHeaders: Set<String> = [attemptHeader, deferralHeader, lastErrorHeader, ResultContext.publishedAtHeader, droppedHeader]
+    static let ownHeaders = RetryHeaders.names.union([ResultContext.publishedAtHeader, droppedHeader])
 
     /// `message` with whatever AMQP cannot carry removed (normally nothing).
     package static func carriable(_ message: AMQPMessage) -> AMQPMessage {

@@ -6,13 +6,6 @@ import WorkerConfiguration
 package struct OutgoingMessages {
     let topology: Topology
 
-    /// Header carrying the attempts made so far on retried and dead-lettered copies (not `x-`: those
-    /// are the broker's).
-    static let attemptHeader = "retry-attempt"
-    /// Header counting the tries APNs never processed, on retried copies.
-    static let deferralHeader = "retry-deferred"
-    /// Header carrying the last failure on retried and dead-lettered copies.
-    static let lastErrorHeader = "last-error"
     /// AMQP short strings (routing keys, ids) hold at most this many bytes.
     static let shortStringLimit = 255
 
@@ -40,8 +33,7 @@ package struct OutgoingMessages {
 
     /// The job again, to the retry tier that holds it for `delay` (shortened from the tier's TTL by jitter).
     func retry(_ original: AMQPMessage, tier: Int, delay: Duration, attempts: Int, deferrals: Int = 0, lastError: String) -> Publication {
-        var message = annotated(original, attempts: attempts, lastError: lastError)
-        if deferrals > 0 { message.properties.headers[Self.deferralHeader] = .int(Int64(deferrals)) }
+        var message = annotated(original, RetryHeaders(attempts: attempts, deferrals: deferrals), lastError: lastError)
         message.properties.expiration = String(max(0, delay.milliseconds))
         let tierName = Topology.routingKey(forTier: topology.settings.retryTiers[tier])
         return Publication(exchange: topology.settings.retryExchange, routingKey: tierName, message: Self.carriable(message), kind: .retry(tier: tierName))
@@ -49,17 +41,16 @@ package struct OutgoingMessages {
 
     /// The job as it came, plus why it ended here, to the dead-letter exchange.
     func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String) -> Publication {
-        var message = annotated(original, attempts: attempts, lastError: lastError)
+        var message = annotated(original, RetryHeaders(attempts: attempts), lastError: lastError)
         message.properties.expiration = nil
         let reason = JobResult.routingWord(String(lastError.prefix { $0 != ":" }))
         return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: Self.carriable(message), kind: .deadLetter(reason: reason))
     }
 
-    private func annotated(_ original: AMQPMessage, attempts: Int, lastError: String) -> AMQPMessage {
+    private func annotated(_ original: AMQPMessage, _ retry: RetryHeaders, lastError: String) -> AMQPMessage {
         var message = original
         message.properties.persistent = true
-        message.properties.headers[Self.attemptHeader] = .int(Int64(attempts))
-        message.properties.headers[Self.lastErrorHeader] = .string(String(lastError.prefix(500)))
+        retry.write(into: &message.properties.headers, lastError: lastError)
         return message
     }
 }

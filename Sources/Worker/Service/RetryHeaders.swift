@@ -1,0 +1,46 @@
+import AMQP
+
+/// The headers the worker writes on a job's retried and dead-lettered copies, and reads back when a
+/// copy returns: their names, how they are written and how far a value a producer forged is trusted.
+/// Not `x-` names: those are the broker's.
+struct RetryHeaders: Equatable {
+    /// APNs attempts made so far.
+    static let attempts = "retry-attempt"
+    /// Tries APNs never processed (no stream in time, refused, no connection); written only when any.
+    static let deferrals = "retry-deferred"
+    /// The last failure, at most ``lastErrorLimit`` characters.
+    static let lastError = "last-error"
+    static let lastErrorLimit = 500
+    /// Every name above, which a copy keeps whatever else it must drop.
+    static let names: Set<String> = [attempts, deferrals, lastError]
+
+    var attempts: Int
+    var deferrals: Int
+
+    /// The counts a returning copy carries; absent headers count zero. A count a producer may have
+    /// written itself is kept within what the worker would have written (below the policy's limits): a
+    /// forged `retry-attempt` of 2^63 must neither overflow the next attempt's arithmetic nor show in a
+    /// result.
+    init(reading headers: [String: AMQPFieldValue], maxAttempts: Int, maxDeferrals: Int) {
+        attempts = Self.count(headers[Self.attempts], below: maxAttempts)
+        deferrals = Self.count(headers[Self.deferrals], below: maxDeferrals)
+    }
+
+    init(attempts: Int, deferrals: Int = 0) {
+        self.attempts = attempts
+        self.deferrals = deferrals
+    }
+
+    /// Writes the counts and `lastError` onto a copy's headers. A deferral count of zero leaves the
+    /// header as the copy had it: a dead letter keeps the count its job arrived with.
+    func write(into headers: inout [String: AMQPFieldValue], lastError: String) {
+        headers[Self.attempts] = .int(Int64(attempts))
+        if deferrals > 0 { headers[Self.deferrals] = .int(Int64(deferrals)) }
+        headers[Self.lastError] = .string(String(lastError.prefix(Self.lastErrorLimit)))
+    }
+
+    private static func count(_ header: AMQPFieldValue?, below limit: Int) -> Int {
+        guard case .int(let value)? = header else { return 0 }
+        return Int(min(max(value, 0), Int64(max(limit - 1, 0))))
+    }
+}
