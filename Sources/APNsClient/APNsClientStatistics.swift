@@ -26,7 +26,7 @@ public final class APNsClientStatistics: Sendable {
         public var recycledByReason: [String: Int] = [:]
     }
 
-    enum Event {
+    enum Event: Hashable {
         case connectAttempt, connected, connectFailed, streamRefused, resent, timedOut, pingTimeout, tokenRefreshed
         case goAway(reason: String)
         case recycled(String)

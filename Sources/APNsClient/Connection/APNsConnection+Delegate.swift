@@ -4,36 +4,42 @@ import Logging
 import NIOCore
 import Transport
 
-/// Socket-level events from the NIO driver.
+/// Socket-level events from the NIO driver, fed to the state machine one by one, each one's actions
+/// carried out before the next: a token retry is on the wire before a GOAWAY in the same read is seen.
 extension APNsConnection: SecureHTTP2HandlerDelegate {
     func handlerDidBecomeReady(_ handler: SecureHTTP2Handler) {
-        guard phase == .connecting else { return }
-        phase = .ready
-        statistics.record(credential: credential.name, .connected)
-        logger.debug("connection ready", metadata: ["endpoint": "\(endpoint)"])
-        report(self, .ready(streamLimit: streamLimit.effective))
-        scheduleHealthCheck()
+        run(machine.connected(now: .now()))
     }
 
     func handler(_ handler: SecureHTTP2Handler, didReceive events: [HTTP2Event]) {
-        health.frameReceived()
+        machine.framesReceived(now: .now())
         for event in events {
-            handle(event)
+            run(actions(for: event))
         }
-        closeIfIdle()
     }
 
     func handler(_ handler: SecureHTTP2Handler, didCloseWith error: (any Error)?) {
-        let wasReady = phase != .connecting
-        phase = .closed
-        health.cancel()
-        timeoutSweep?.cancel()
-        let lost = pending
-        pending.removeAll()
-        for (_, stream) in lost {
-            stream.continuation.resume(returning: .failed(APNsSendError(.connectionLost, .unknown, "the connection closed before APNs answered")))
+        timers.cancelAll()
+        run(machine.closed(error.map { Self.sendError(for: $0, endpoint: endpoint) }))
+    }
+
+    private func actions(for event: HTTP2Event) -> [Machine.Action] {
+        switch event {
+        case .message(let streamID, let headers, let body):
+            let status = headers.value(of: ":status").flatMap(Int.init) ?? 0
+            return machine.responseReceived(streamID, APNsResponse(status: status, headers: headers.map { ($0.name, $0.value) }, body: body))
+        case .streamClosed(let streamID, let errorCode):
+            return machine.streamClosed(streamID, errorCode: errorCode)
+        case .remoteSettings(let maxConcurrentStreams):
+            return machine.serverSettings(maxConcurrentStreams: maxConcurrentStreams)
+        case .goAway(let lastStreamID, let errorCode, let debugData):
+            let reason = GoAwayReason.parse(debugData)
+            logger.notice("APNs sent GOAWAY", metadata: ["reason": "\(reason)", "last-stream-id": "\(lastStreamID)", "error-code": "\(errorCode)"])
+            return machine.goAway(reason: reason)
+        case .pingAcknowledged(let payload):
+            return machine.pingAcknowledged(payload, now: .now())
+        case .streamReset, .invalidHeader:
+            return []  // a reset's closure follows and carries the outcome; invalid headers are a server's concern
         }
-        if let error { logger.info("connection closed", metadata: ["error": "\(error)"]) }
-        report(self, .closed(error: error, wasReady: wasReady))
     }
 }

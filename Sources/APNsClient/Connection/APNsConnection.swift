@@ -8,44 +8,49 @@ import Transport
 
 /// One long-lived TLS + HTTP/2 connection to APNs for one credential.
 ///
+/// The decisions are ``APNsConnectionStateMachine``'s; this class feeds it the socket's events and
+/// carries out its actions: submitting streams, resuming callers, timers, telling the pool.
+///
 /// `@unchecked Sendable`: the pool holds references from any thread, but every mutable property is read
 /// and written only on ``eventLoop``; the entry points callable from elsewhere (``execute(_:)``,
 /// ``retire(reason:)``) hop onto it first.
 final class APNsConnection: @unchecked Sendable {
-    enum Phase { case connecting, ready, draining, closed }
+    typealias Machine = APNsConnectionStateMachine<PendingRequest>
+
+    /// A request and its caller. The continuation is unsafe (unchecked) to spare an allocation per
+    /// request; it is resumed exactly once because the state machine hands each request back in
+    /// exactly one resume action.
+    struct PendingRequest {
+        let request: NotificationRequest
+        let continuation: UnsafeContinuation<StreamOutcome, Never>
+    }
 
     let id: Int
     let eventLoop: any EventLoop
     let credential: APNsCredential
     let endpoint: APNsEndpoint
-    let configuration: APNsClientConfiguration
     let statistics: APNsClientStatistics
     var logger: Logger
     /// Where the pool hears about this connection; called on the event loop.
     let report: @Sendable (APNsConnection, ConnectionEvent) -> Void
-
     let handler: SecureHTTP2Handler
-    var phase = Phase.connecting
-    var streamLimit: StreamLimit
-    var tokenState: ConnectionTokenState?
-    var pending: [Int32: PendingStream] = [:]
-    var health = HealthCheck()
-    var timeoutSweep: Scheduled<Void>?
-    var lastTokenAgeReport = NIODeadline.uptimeNanoseconds(0)
     /// `host:port`, built once for every request's `:authority`.
     let authority: String
 
-    /// A request in flight, with what its continuation needs. The continuation is unsafe (unchecked) to
-    /// spare an allocation per request; it is resumed exactly once because a stream leaves ``pending``
-    /// before its continuation is resumed, and only streams in ``pending`` are ever resumed.
-    struct PendingStream {
-        let request: NotificationRequest
-        let token: ProviderToken?
-        let hasRetriedAfterExpiry: Bool
-        let continuation: UnsafeContinuation<StreamOutcome, Never>
-        /// When the request times out. Checked by a sweep rather than a timer per request: cancelling
-        /// one of a thousand scheduled tasks costs a search of NIO's timer heap, on every answer.
-        let deadline: NIODeadline
+    var machine: Machine
+    var timers = Timers()
+
+    /// The scheduled tasks the machine asked for, cancelled when the socket closes so a closed
+    /// connection is not kept alive by them.
+    struct Timers {
+        var sweep: Scheduled<Void>?
+        var health: Scheduled<Void>?
+        var pingTimeout: Scheduled<Void>?
+
+        mutating func cancelAll() {
+            for timer in [sweep, health, pingTimeout] { timer?.cancel() }
+            self = Timers()
+        }
     }
 
     init(
@@ -63,17 +68,20 @@ final class APNsConnection: @unchecked Sendable {
         self.eventLoop = eventLoop
         self.credential = credential
         self.endpoint = endpoint
-        self.configuration = configuration
         self.statistics = statistics
         self.report = report
         authority = endpoint.description
         var logger = logger
         logger[metadataKey: "apns.connection"] = "\(id)"
         self.logger = logger
-        streamLimit = StreamLimit(usesTokens: credential.usesTokens, cap: configuration.maximumStreamsPerConnection)
-        if case .token(let source) = credential.authentication {
-            tokenState = ConnectionTokenState(policy: source.policy)
-        }
+        var tokenSource: ProviderTokenSource?
+        if case .token(let source) = credential.authentication { tokenSource = source }
+        let timing = Machine.Timing(
+            requestTimeout: TimeAmount(configuration.requestTimeout),
+            pingInterval: TimeAmount(configuration.pingInterval),
+            pingTimeout: TimeAmount(configuration.pingTimeout)
+        )
+        machine = Machine(timing: timing, tokenSource: tokenSource, maximumStreams: configuration.maximumStreamsPerConnection)
         // Until the server's SETTINGS arrive, assume one stream: that is all a token connection gets anyway.
         handler = SecureHTTP2Handler(pipe: SecureHTTP2Pipe(tls: tls) {
             try HTTP2Session(role: .client, assumedPeerMaxConcurrentStreams: 1)
@@ -114,37 +122,29 @@ final class APNsConnection: @unchecked Sendable {
             }
             .connect(host: endpoint.host, port: endpoint.port)
             .whenFailure { error in
-                connection.eventLoop.execute { connection.connectFailed(error) }
+                connection.eventLoop.execute { connection.run(connection.machine.connectFailed(sendError(for: error, endpoint: endpoint))) }
             }
     }
 
     /// Runs `request` on this connection and waits for how it ended.
     func execute(_ request: NotificationRequest) async -> StreamOutcome {
         await withUnsafeContinuation { continuation in
-            eventLoop.execute { self.start(request, hasRetriedAfterExpiry: false, continuation: continuation) }
+            eventLoop.execute {
+                self.run(self.machine.requestArrived(PendingRequest(request: request, continuation: continuation), now: .now()))
+            }
         }
     }
 
     /// Stops taking new streams; the connection closes once its streams are done.
     func retire(reason: String) {
-        eventLoop.execute { self.drain(reason: reason) }
+        eventLoop.execute { self.run(self.machine.retire(reason: reason)) }
     }
 
-    func drain(reason: String) {
-        guard phase == .ready || phase == .connecting else { return }
-        logger.info("connection draining", metadata: ["reason": "\(reason)"])
-        phase = .draining
-        report(self, .draining(reason: reason))
-        closeIfIdle()
-    }
-
-    func closeIfIdle() {
-        if phase == .draining && pending.isEmpty { handler.close() }
-    }
-
-    private func connectFailed(_ error: any Error) {
-        guard phase == .connecting else { return }
-        phase = .closed
-        report(self, .closed(error: error, wasReady: false))
+    /// How a socket's end reads to callers waiting for a connection.
+    static func sendError(for error: (any Error)?, endpoint: APNsEndpoint) -> APNsSendError {
+        if let tlsError = error as? TLSError {
+            return APNsSendError(.tlsFailed, .notProcessed, "TLS with \(endpoint) failed: \(tlsError)")
+        }
+        return APNsSendError(.connectFailed, .notProcessed, "cannot connect to \(endpoint): \(error.map { "\($0)" } ?? "closed during setup")")
     }
 }

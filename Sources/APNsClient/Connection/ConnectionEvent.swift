@@ -1,7 +1,7 @@
 import APNsCore
 
 /// What a connection tells its pool; always sent from the connection's event loop.
-enum ConnectionEvent: Sendable {
+enum ConnectionEvent: Hashable, Sendable {
     /// TLS and HTTP/2 are up; the connection takes this many streams.
     case ready(streamLimit: Int)
     /// The connection's stream limit changed (first accepted push, or new server SETTINGS).
@@ -10,7 +10,7 @@ enum ConnectionEvent: Sendable {
     case draining(reason: String)
     /// APNs refused the credential itself (revoked key or certificate): every connection should go.
     case credentialRejected(APNsReason)
-    /// The socket is closed. `error` is why, when abnormal; `wasReady` tells a failed attempt from a
-    /// connection that served.
-    case closed(error: (any Error)?, wasReady: Bool)
+    /// The socket is closed. `failure` is why, when abnormal, as callers waiting for a connection would
+    /// hear it; `wasReady` tells a failed attempt from a connection that served.
+    case closed(APNsSendError?, wasReady: Bool)
 }

@@ -1,7 +1,7 @@
 import APNsCore
 
 /// How one request ended on one connection, as the pool needs to know it.
-enum StreamOutcome: Sendable {
+enum StreamOutcome: Hashable, Sendable {
     /// APNs answered; the answer goes to the caller.
     case response(APNsResponse)
     /// APNs did not process it (REFUSED_STREAM, above a GOAWAY, a retiring connection): send it again

@@ -15,7 +15,7 @@ extension APNsConnectionPool {
                 report: { [weak self] connection, event in self?.handle(event, from: connection) }
             )
         } catch {
-            closed(id, wasReady: false, error: error)
+            closed(id, wasReady: false, failure: APNsConnection.sendError(for: error, endpoint: endpoint))
         }
     }
 
@@ -30,14 +30,13 @@ extension APNsConnectionPool {
         case .credentialRejected(let reason):
             logger.error("credential rejected by APNs; closing every connection", metadata: ["reason": "\(reason)"])
             perform(state.withLockedValue { locked in translate(locked.machine.credentialRejected(reason.name), in: &locked) })
-        case .closed(let error, let wasReady):
-            closed(connection.id, wasReady: wasReady, error: error)
+        case .closed(let failure, let wasReady):
+            closed(connection.id, wasReady: wasReady, failure: failure ?? APNsConnection.sendError(for: nil, endpoint: endpoint))
         }
     }
 
     /// A connection closed, or an attempt ended before it could serve.
-    private func closed(_ id: Int, wasReady: Bool, error: (any Error)?) {
-        let failure = Self.sendError(for: error, endpoint: endpoint)
+    private func closed(_ id: Int, wasReady: Bool, failure: APNsSendError) {
         if !wasReady {
             statistics.record(credential: credential.name, .connectFailed)
             logger.warning("connection attempt failed", metadata: ["error": "\(failure.message)"])
@@ -48,12 +47,5 @@ extension APNsConnectionPool {
         }
         if !shutDown { statistics.record(credential: credential.name, .reconnect) }
         perform(effects)
-    }
-
-    static func sendError(for error: (any Error)?, endpoint: APNsEndpoint) -> APNsSendError {
-        if let tlsError = error as? TLSError {
-            return APNsSendError(.tlsFailed, .notProcessed, "TLS with \(endpoint) failed: \(tlsError)")
-        }
-        return APNsSendError(.connectFailed, .notProcessed, "cannot connect to \(endpoint): \(error.map { "\($0)" } ?? "closed during setup")")
     }
 }
