@@ -8,8 +8,13 @@ import Synchronization
 extension APNsConnectionPool {
     /// A stream on the connection with the most free streams, waiting in line when none is free.
     ///
-    /// The common case (a stream is free) takes the lock once and suspends nothing.
+    /// The common case (a stream is free) takes the lock once and suspends nothing: no continuation,
+    /// no cancellation handler, no hop through the executor (about a fifth of the client's CPU per
+    /// request when every request took the waiting path).
     func acquire() async throws -> APNsConnection {
+        if let connection = state.withLockedValue({ locked in locked.machine.acquireFree().map { locked.connections[$0]! } }) {
+            return connection
+        }
         let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in

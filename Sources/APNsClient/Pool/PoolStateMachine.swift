@@ -100,6 +100,13 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         return .wait(armSweep() + ensureConnections(now: now))
     }
 
+    /// A caller wants a stream and one is free: reserved on the best connection, with no line, no
+    /// sweep and no connection to open. Nil when the caller must go through ``acquire(_:now:)``.
+    mutating func acquireFree() -> ConnectionID? {
+        guard !isShutDown else { return nil }
+        return reserveBest()
+    }
+
     /// A stream of `connection` is free again: the oldest waiting callers get it.
     mutating func release(_ connection: ConnectionID) -> [Action] {
         entries[connection]?.inFlight -= 1

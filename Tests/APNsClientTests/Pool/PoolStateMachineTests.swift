@@ -44,6 +44,19 @@ struct PoolStateMachineTests {
         #expect(machine.acquire(9, now: Self.start) == .use(2))
     }
 
+    @Test("the fast path takes a free stream on the best connection, and declines when none is free or the pool is shut down")
+    func freeStreamFastPath() {
+        var machine = Self.ready(limits: [1: 1, 2: 2])
+        #expect(machine.acquireFree() == 2)
+        #expect(machine.acquireFree() == 1)
+        #expect(machine.acquireFree() == 2)
+        #expect(machine.acquireFree() == nil, "every stream is taken: the caller must wait in line")
+        #expect(machine.streamsInUse == 3)
+        _ = machine.release(1)
+        _ = machine.shutdown()
+        #expect(machine.acquireFree() == nil, "a shut-down pool hands out nothing, even with a free stream")
+    }
+
     @Test("the line is bounded: past it a caller fails Overloaded at once; a release serves the oldest")
     func boundedLine() {
         var machine = Self.ready(limits: [1: 1, 2: 1])

@@ -16,7 +16,11 @@ extension APNsConnectionStateMachine {
         guard case .rejected(let rejection) = response else {
             // Changed first, reported after: a method call on `self` reads `self` before its arguments.
             let changed = streamLimit.pushAccepted()
-            return limitReport(changed: changed) + [.resume(context, .response(response))] + closeIfIdle()
+            // The common case in one array: every answer runs this, and each `+` is an allocation.
+            guard !changed, phase != .draining else {
+                return limitReport(changed: changed) + [.resume(context, .response(response))] + closeIfIdle()
+            }
+            return [.resume(context, .response(response))]
         }
         switch rejection.disposition {
         case .retryAfterTokenRefresh where !stream.submission.hasRetriedAfterExpiry && stream.submission.token != nil:

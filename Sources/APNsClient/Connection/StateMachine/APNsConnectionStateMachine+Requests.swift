@@ -23,15 +23,19 @@ extension APNsConnectionStateMachine {
         tokenState = state
         switch decision {
         case .send(let token):
+            submitting += 1
+            let submit = Action.submit(Submission(context: context, token: token, hasRetriedAfterExpiry: false))
+            let refreshed = previous != nil && previous != token
+            // The age is on every request; a gauge needs it at most once a second per connection.
+            let ageDue = now - lastTokenAgeReport >= .seconds(1)
+            guard refreshed || ageDue else { return [submit] }  // the common case, in one array
             var actions: [Action] = []
-            if previous != nil && previous != token { actions.append(.record(.tokenRefreshed)) }
-            if now - lastTokenAgeReport >= .seconds(1) {
-                // The age is on every request; a gauge needs it at most once a second per connection.
+            if refreshed { actions.append(.record(.tokenRefreshed)) }
+            if ageDue {
                 lastTokenAgeReport = now
                 actions.append(.record(.tokenAge(seconds: token.age(at: tokenSource.now()))))
             }
-            submitting += 1
-            actions.append(.submit(Submission(context: context, token: token, hasRetriedAfterExpiry: false)))
+            actions.append(submit)
             return actions
         case .retireConnection:
             return drain(reason: "its provider token is due but may not change yet")
