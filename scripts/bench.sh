@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark, figures only (never pass/fail). Writes docs/benchmarks/*.json, the
-# PNG plots, and regenerates docs/benchmarks.md. Takes about 12 minutes on 2 cores.
+# PNG plots, and regenerates docs/benchmarks.md. Takes about 15 minutes on 2 cores.
 #   JOBS=200000 CLIENT_COUNT=200000 scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,8 @@ echo "== the APNs client against h2load"
 .build/release/apns-bench client --count "${CLIENT_COUNT:-200000}" --rounds 3 | tee "$out/client.txt"
 echo "== the worker end to end"
 .build/release/apns-bench worker --count "${JOBS:-200000}" --output "$out" | tee "$out/worker.txt"
+echo "== where the worker's CPU goes (perf)"
+.build/release/apns-bench profile --count "${PROFILE_JOBS:-250000}" --output "$out" | tee "$out/profile.txt"
 /usr/bin/python3 scripts/plot-bench.py "$out"
 /usr/bin/python3 scripts/write-benchmarks-doc.py "$out" > docs/benchmarks.md
 echo "docs/benchmarks.md regenerated"

@@ -17,6 +17,7 @@ let usage = """
            apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
            apns-bench throughput [--count N] [--prefetch P] [--connections C] [--with-ceiling]
            apns-bench memory [--in-flight N] [--connections C]
+           apns-bench profile [--count N] [--seconds S] [--output DIR]
            apns-bench latency [--rate R] [--seconds S] [--prefetch P] [--with-broker]
     Run from the repository root with the test broker up (scripts/rabbitmq.sh start; eval "$(scripts/rabbitmq.sh env)").
 
@@ -65,6 +66,23 @@ case "throughput":
         print(String(format: "ceiling (limit loop + one HTTP/2 exchange per job) %.0f jobs/s: ceiling ÷ limit = %.2f, worker ÷ ceiling = %.2f", ceiling.rate, ceiling.rate / limit.rate, worker.rate / ceiling.rate))
         print("CPU µs per job, ceiling run: \(WorkerBenchmark.describe(ceiling.cpuMicrosecondsPerJob))")
     }
+case "profile":
+    // Where the worker's CPU per job goes, by part of the job's path (needs linux-perf).
+    let output = option("--output", default: "docs/benchmarks")
+    try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+    let profile = try await WorkerBenchmark().profile(
+        count: Int(option("--count", default: "150000"))!, seconds: Int(option("--seconds", default: "5"))!,
+        dataFile: FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-\(getpid()).perf.data").path
+    )
+    print(String(format: "worker CPU per job over the profile: %.1f µs (%d samples):", profile.cpuMicrosecondsPerJob, profile.samples))
+    for part in WorkerBenchmark.profileParts {
+        print(String(format: "  %@ %5.1f µs  %4.1f%%", part.padding(toLength: 32, withPad: " ", startingAt: 0), profile.microsecondsPerJob[part] ?? 0, (profile.shares[part] ?? 0) * 100))
+    }
+    print("largest leaf symbols:")
+    for symbol in profile.topSymbols.prefix(12) { print(String(format: "  %4.1f%%  %@  (%@)", symbol.share * 100, String(symbol.name.prefix(90)), symbol.library.split(separator: "/").last.map(String.init) ?? "")) }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(profile).write(to: URL(fileURLWithPath: output).appendingPathComponent("profile.json"))
 case "latency":
     // One fixed offered load alone: enqueue → result percentiles.
     let run = try await WorkerBenchmark().latency(

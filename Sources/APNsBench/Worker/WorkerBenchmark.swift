@@ -88,13 +88,14 @@ struct WorkerBenchmark {
         cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
         cpu.start(loop, pids: [getpid()])
         cpu.start("mock", pids: [environment.mock.process.processIdentifier])  // idle in the limit run
-        let deliveries = try await client.consume(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(environment.settings.worker.prefetch, 65_535)))
+        // Deliveries in batches and one trip per answer, as the worker takes them.
+        let batches = try await client.consumeBatches(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(environment.settings.worker.prefetch, 65_535)))
         await withDiscardingTaskGroup { group in
             var seen = 0
-            for await delivery in deliveries {
-                group.addTask { await answer(delivery) }
-                seen += 1
-                if seen == count { break }
+            for await batch in batches {
+                for delivery in batch { group.addTask { await answer(delivery) } }
+                seen += batch.count
+                if seen >= count { break }
             }
         }
         let seconds = (ContinuousClock.now - started).seconds
@@ -106,15 +107,13 @@ struct WorkerBenchmark {
     }
 
     /// What the limit loop does with each delivery: a same-sized result (420 bytes, persistent JSON)
-    /// published with confirm, then the ack.
+    /// published with confirm, then the ack, in one trip to the connection thread as the worker does.
     static func answerLikeTheLimit(_ delivery: AMQPDelivery, on client: AMQPClient, topology: TopologySection) async {
         var properties = AMQPProperties()
         properties.contentType = "application/json"
         properties.persistent = true
         let result = AMQPMessage(body: Self.limitResult, properties: properties)
-        if (try? await client.publish(exchange: topology.resultsExchange, routingKey: "result.delivered", message: result, mandatory: true)) == .confirmed {
-            await client.ack(delivery)
-        }
+        _ = await client.publish([AMQPOutgoingMessage(exchange: topology.resultsExchange, routingKey: "result.delivered", message: result)], thenAck: delivery)
     }
 
     private static let limitResult = [UInt8](repeating: UInt8(ascii: "r"), count: 420)

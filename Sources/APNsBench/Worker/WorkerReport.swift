@@ -4,7 +4,8 @@ import Foundation
 struct WorkerReport: Codable {
     var machine: String
     var jobs: Int
-    /// The round whose ratio is the median: its limit and worker runs.
+    /// The round whose worker ÷ bare limit is the median: its runs.
+    var bareLimit: WorkerBenchmark.Throughput?
     var brokerLimit: WorkerBenchmark.Throughput?
     var worker: WorkerBenchmark.Throughput?
     /// The round whose ratio is the median: its ceiling run.
@@ -23,11 +24,19 @@ struct WorkerReport: Codable {
     var memoryAllOnStreams: WorkerBenchmark.Throughput?
 
     struct Round: Codable {
+        /// `bench/bare-limit.c`: rabbitmq-c alone, the honest limit.
+        let bare: WorkerBenchmark.Throughput
+        /// The same loop through the project's AMQP client.
         let limit: WorkerBenchmark.Throughput
         /// The limit loop plus one HTTP/2 exchange per job with the mock: what any worker could reach here.
         let ceiling: WorkerBenchmark.Throughput
         let worker: WorkerBenchmark.Throughput
         var ratio: Double { worker.rate / limit.rate }
+        var bareRatio: Double { worker.rate / bare.rate }
+        /// The project's AMQP client's CPU per job over the bare C loop's.
+        var clientCPURatio: Double { (limit.cpuMicrosecondsPerJob["limit loop"] ?? .nan) / (bare.cpuMicrosecondsPerJob["bare loop"] ?? .nan) }
+        /// The broker's CPU per job when the worker drives it over when the bare C loop does.
+        var brokerCPURatio: Double { (worker.cpuMicrosecondsPerJob["broker"] ?? .nan) / (bare.cpuMicrosecondsPerJob["broker"] ?? .nan) }
     }
 
     struct Sweep: Codable {
@@ -47,20 +56,24 @@ struct WorkerReport: Codable {
         func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         say("end-to-end: \(jobs) jobs pre-loaded, prefetch 500, 2 APNs connections, mock APNs and RabbitMQ on the same 2 cores; \(rounds) rounds")
         for round in 1...rounds {
-            // Limit, ceiling and worker back to back, so all three see the same moment of a noisy machine.
+            // The four back to back, so all see the same moment of a noisy machine.
+            let bare = try await bench.bareLimit(count: jobs, prefetch: 500)
             let limit = try await bench.brokerLimit(count: jobs, prefetch: 500)
             let ceiling = try await bench.ceiling(count: jobs, prefetch: 500, connections: 2)
             let worker = try await bench.throughput(count: jobs, prefetch: 500, connections: 2)
-            report.rounds.append(Round(limit: limit, ceiling: ceiling, worker: worker))
-            say(String(format: "  round %d: broker limit %.0f jobs/s, ceiling %.0f jobs/s, worker %.0f jobs/s (peak RSS %.0f MiB): worker ÷ limit = %.2f, ceiling ÷ limit = %.2f, worker ÷ ceiling = %.2f", round, limit.rate, ceiling.rate, worker.rate, worker.peakRSSMiB ?? 0, worker.rate / limit.rate, ceiling.rate / limit.rate, worker.rate / ceiling.rate))
-            say("    CPU µs per job: limit run \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); ceiling run \(WorkerBenchmark.describe(ceiling.cpuMicrosecondsPerJob)); worker run \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
+            let result = Round(bare: bare, limit: limit, ceiling: ceiling, worker: worker)
+            report.rounds.append(result)
+            say(String(format: "  round %d: bare limit %.0f jobs/s, limit loop %.0f, ceiling %.0f, worker %.0f (peak RSS %.0f MiB): worker ÷ bare limit = %.2f, worker ÷ limit loop = %.2f, worker ÷ ceiling = %.2f", round, bare.rate, limit.rate, ceiling.rate, worker.rate, worker.peakRSSMiB ?? 0, result.bareRatio, result.ratio, worker.rate / ceiling.rate))
+            say("    CPU µs per job: bare run \(WorkerBenchmark.describe(bare.cpuMicrosecondsPerJob)); limit run \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); ceiling run \(WorkerBenchmark.describe(ceiling.cpuMicrosecondsPerJob)); worker run \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
         }
-        let median = report.rounds.sorted { $0.ratio < $1.ratio }[report.rounds.count / 2]
+        let median = report.rounds.sorted { $0.bareRatio < $1.bareRatio }[report.rounds.count / 2]
+        report.bareLimit = median.bare
         report.brokerLimit = median.limit
         report.ceiling = median.ceiling
         report.worker = median.worker
-        func medianOf(_ ratio: (Round) -> Double) -> Double { report.rounds.map(ratio).sorted()[report.rounds.count / 2] }
-        say(String(format: "  medians over the rounds: worker ÷ limit = %.2f (target ≥ 0.80), ceiling ÷ limit = %.2f, worker ÷ ceiling = %.2f", median.ratio, medianOf { $0.ceiling.rate / $0.limit.rate }, medianOf { $0.worker.rate / $0.ceiling.rate }))
+        func medianOf(_ figure: (Round) -> Double) -> Double { report.rounds.map(figure).sorted()[report.rounds.count / 2] }
+        say(String(format: "  medians over the rounds: worker ÷ bare limit = %.2f, worker ÷ limit loop = %.2f, ceiling ÷ limit loop = %.2f, worker ÷ ceiling = %.2f", medianOf(\.bareRatio), medianOf(\.ratio), medianOf { $0.ceiling.rate / $0.limit.rate }, medianOf { $0.worker.rate / $0.ceiling.rate }))
+        say(String(format: "  CPU per job, medians: worker %.1f µs (target ≤ 25); AMQP client ÷ bare C loop %.2f (target ≤ 2); broker under the worker ÷ under the bare loop %.2f (target ≤ 1)", medianOf { $0.worker.cpuMicrosecondsPerJob["worker"] ?? .nan }, medianOf(\.clientCPURatio), medianOf(\.brokerCPURatio)))
 
         say("throughput vs prefetch and connections (\(sweepJobs) jobs each):")
         for connections in [1, 2, 4] {
@@ -94,7 +107,7 @@ struct WorkerReport: Codable {
         let slow = ["--faults", #"{"latency":{"fixed":{"milliseconds":2000}}}"#]
         let memory = try await bench.throughput(count: 30_000, prefetch: 10_000, connections: 2, mockArguments: slow)
         report.memory = memory
-        say(String(format: "  2 APNs connections (2,000 on streams, 8,000 waiting for a slot): worker peak RSS %.1f MiB (target ≤ 64 MB = 61.0 MiB)", memory.peakRSSMiB ?? 0))
+        say(String(format: "  2 APNs connections (2,000 on streams, 8,000 waiting for a slot): worker peak RSS %.1f MiB (target ≤ 48 MiB)", memory.peakRSSMiB ?? 0))
         let wide = try await bench.throughput(count: 30_000, prefetch: 10_000, connections: 10, mockArguments: slow)
         report.memoryAllOnStreams = wide
         say(String(format: "  10 APNs connections (all 10,000 on streams): worker peak RSS %.1f MiB", wide.peakRSSMiB ?? 0))
