@@ -14,8 +14,13 @@ struct WorkerMetrics: Sendable {
     let superseded = Counter(label: "apns_jobs_superseded_total")
     /// Redeliveries answered from ``UnsettledOutcomes`` instead of a second push.
     let republished = Counter(label: "apns_jobs_outcome_republished_total")
-    /// Publications the broker returned (no route) or nacked: the alarm for a missing results exchange.
+    /// Publications the broker returned (no route) or refused (404): the alarm for a missing results exchange.
     let unroutable = Counter(label: "amqp_unroutable_total")
+    /// Publications the broker nacked, each time (a republish nacked again counts again): transient,
+    /// e.g. a quorum queue electing a leader; each is published again in place (``NackRetry``).
+    let nacked = Counter(label: "amqp_publish_nacked_total")
+    /// Jobs given back to the queue because the broker nacked their publications through every republish.
+    let nackExhausted = Counter(label: "amqp_publish_nack_exhausted_total")
     let confirmDuration = Timer(label: "amqp_publish_confirm_duration_seconds")
     let inFlight = Gauge(label: "apns_jobs_in_flight")
     let prefetch = Gauge(label: "apns_prefetch")

@@ -41,6 +41,9 @@ extension JobProcessor {
         if outcomes.contains(where: { if case .success(.returned) = $0 { true } else { false } }) {
             outcomes = await publishFallbacks(publications, outcomes: outcomes, on: delivery.generation)
         }
+        if outcomes.contains(where: Self.isNack) {
+            outcomes = await republishNacked(publications, outcomes: outcomes, on: delivery.generation)
+        }
         if outcomes.allSatisfy({ if case .success(.confirmed) = $0 { true } else { false } }) {
             await broker.ack(delivery)
             metrics.acked.increment()
@@ -63,25 +66,64 @@ extension JobProcessor {
         return outcomes
     }
 
+    /// Publishes again, in place and with backoff, what the broker nacked (see ``NackRetry``), until
+    /// the broker takes it all, the attempts run out, or the connection that delivered the job is gone.
+    @inline(never)
+    private func republishNacked(_ publications: [Publication], outcomes: [PublishResult], on generation: UInt64) async -> [PublishResult] {
+        var outcomes = outcomes
+        for attempt in 1...max(nackRetry.attempts, 1) {
+            let nacked = outcomes.indices.filter { Self.isNack(outcomes[$0]) }
+            guard !nacked.isEmpty, nackRetry.attempts > 0 else { break }
+            metrics.nacked.increment(by: nacked.count)
+            let delay = nackRetry.delay(before: attempt)
+            if let held = nackLog.admit() {
+                logger.warning(
+                    "the broker nacked a publication (a quorum queue electing a leader, or a full queue?); publishing it again in place",
+                    metadata: ["routing-key": "\(publications[nacked[0]].routingKey)", "attempt": "\(attempt)", "after": "\(delay)", "similar-lines-held-back": "\(held)"]
+                )
+            }
+            try? await Task.sleep(for: delay)
+            for index in nacked {
+                let publication = publications[index]
+                outcomes[index] = await publish(publication.message, to: Publication.Route(exchange: publication.exchange, routingKey: publication.routingKey), on: generation)
+            }
+        }
+        return outcomes
+    }
+
+    private static func isNack(_ outcome: PublishResult) -> Bool {
+        if case .success(.nacked) = outcome { true } else { false }
+    }
+
     /// A job whose publications were not all confirmed goes back to the queue. Its own function, so
     /// the frame of this rare path is not part of every job's.
     @inline(never)
     private func requeue(_ delivery: AMQPDelivery, after outcomes: [PublishResult]) async {
         metrics.requeued.increment()
-        // Returned or nacked, or the broker closed the channel with 404 because the exchange is gone:
-        // the results cannot be stored, which is an operator's problem (alert on amqp_unroutable_total).
+        // Returned, or the broker closed the channel with 404 because the exchange is gone: the results
+        // cannot be stored, which is an operator's problem (alert on amqp_unroutable_total).
         let refused = outcomes.filter { outcome in
             switch outcome {
-            case .success(let result): result != .confirmed
+            case .success(let result): result != .confirmed && result != .nacked
             case .failure(let error): Self.isRefusal(error)
             }
         }.count
+        let stillNacked = outcomes.filter(Self.isNack).count
         let problems = outcomes.compactMap { outcome -> String? in
             switch outcome {
             case .success(.confirmed): nil
             case .success(let other): "\(other)"
             case .failure(let error): "\(error)"
             }
+        }
+        if refused == 0 && stillNacked > 0 {
+            // Nacked through every republish: the broker is still not taking messages. Back to the
+            // queue after a pause, like an unroutable result, but said for what it is.
+            metrics.nackExhausted.increment()
+            logger.error("the broker kept nacking a publication through every republish; the job goes back to the queue", metadata: ["problems": "\(problems)"])
+            try? await Task.sleep(for: unroutableBackoff)
+            await broker.reject(delivery, requeue: true)
+            return
         }
         guard refused > 0 else {
             // The connection went away: the broker requeues the delivery by itself; this reject is a no-op.

@@ -36,6 +36,10 @@ public final class JobProcessor: Sendable {
     let onMissingExchange: @Sendable () async -> Void
     /// How long a job whose results cannot be routed waits before it is requeued.
     let unroutableBackoff: Duration
+    /// How nacked publications are published again before their job is given back.
+    let nackRetry: NackRetry
+    /// One nack line a second at most: a leader election nacks every job in flight at once.
+    let nackLog = LogThrottle(every: .seconds(1))
 
     public convenience init(
         broker: any JobBroker,
@@ -64,10 +68,12 @@ public final class JobProcessor: Sendable {
         metrics: WorkerMetrics,
         now: @escaping @Sendable () -> Date = { Date() },
         unroutableBackoff: Duration = JobProcessor.defaultUnroutableBackoff,
+        nackRetry: NackRetry = .standard,
         onMissingExchange: @escaping @Sendable () async -> Void = {}
     ) {
         self.metrics = metrics
         self.unroutableBackoff = unroutableBackoff
+        self.nackRetry = nackRetry
         self.broker = broker
         self.sender = sender
         self.credentials = credentials

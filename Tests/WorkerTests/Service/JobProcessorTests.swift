@@ -37,7 +37,8 @@ struct JobProcessorTests {
         logger.logLevel = .critical
         return JobProcessor(
             broker: broker, sender: sender, credentials: try CredentialRegistry.load(settings), settings: settings, gate: CredentialGate(),
-            logger: logger, metrics: WorkerMetrics(), unroutableBackoff: .zero, onMissingExchange: onMissingExchange
+            logger: logger, metrics: WorkerMetrics(), unroutableBackoff: .zero,
+            nackRetry: NackRetry(initialDelay: .zero, maximumDelay: .zero, attempts: 3), onMissingExchange: onMissingExchange
         )
     }
 
@@ -112,7 +113,6 @@ struct JobProcessorTests {
 
     @Test("a result the broker returns (no queue bound): the job is requeued after the backoff, not acked", arguments: [
         Result<AMQPPublishOutcome, AMQPError>.success(.returned(replyCode: 312, replyText: "NO_ROUTE")),
-        .success(.nacked),
         .failure(AMQPError(.invalidArgument, operation: "publish", message: "the message cannot be encoded")),
     ])
     func unroutable(outcome: Result<AMQPPublishOutcome, AMQPError>) async throws {
@@ -123,6 +123,48 @@ struct JobProcessorTests {
         #expect(broker.acked.isEmpty)
         #expect(broker.rejected.map(\.requeue) == [true])
         #expect(!missing.value, "only a 404 means the exchange is missing")
+    }
+
+    @Test("a nack (a quorum queue electing a leader): the result is published again in place until confirmed, then acked; one push")
+    func nackRepublishedInPlace() async throws {
+        let answers = NIOLockedValueBox(0)
+        let broker = FakeBroker { _ in
+            answers.withLockedValue { count in
+                count += 1
+                return count <= 2 ? .success(.nacked) : .success(.confirmed)
+            }
+        }
+        let sender = FakeSender()
+        try await Self.processor(broker: broker, sender: sender).process(Self.delivery(Self.job("j-nack"), tag: 4))
+        #expect(sender.sends == 1, "a nack is not a reason to push again")
+        #expect(broker.published.map(\.routingKey) == ["result.delivered", "result.delivered", "result.delivered"])
+        #expect(broker.acked == [4])
+        #expect(broker.rejected.isEmpty, "the job kept its delivery through the nacks")
+    }
+
+    @Test("a nack that outlasts every republish: the job goes back to the queue, not acked")
+    func nackExhausted() async throws {
+        let broker = FakeBroker { _ in .success(.nacked) }
+        try await Self.processor(broker: broker, sender: FakeSender()).process(Self.delivery(Self.job("j-nack-2"), tag: 6))
+        #expect(broker.published.count == 4, "the first publish and three republishes")
+        #expect(broker.acked.isEmpty)
+        #expect(broker.rejected.map(\.requeue) == [true])
+    }
+
+    @Test("republishing waits longer each time, up to its maximum")
+    func nackBackoff() {
+        let retry = NackRetry.standard
+        #expect((1...8).map { retry.delay(before: $0) } == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .milliseconds(1600), .seconds(2), .seconds(2), .seconds(2)])
+    }
+
+    @Test("the nack log line: one per interval, saying how many were held back")
+    func nackLogThrottle() {
+        let throttle = LogThrottle(every: .seconds(1))
+        let start = ContinuousClock.now
+        #expect(throttle.admit(now: start) == 0)
+        #expect(throttle.admit(now: start + .milliseconds(300)) == nil)
+        #expect(throttle.admit(now: start + .milliseconds(600)) == nil)
+        #expect(throttle.admit(now: start + .milliseconds(1100)) == 2)
     }
 
     @Test("404 on a publish: the topology is declared again, and the job requeued")
