@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test demo bench faults fuzz sanitize mock fixtures clean
+.PHONY: deps build test demo bench faults faults-cluster fuzz sanitize mock fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -20,13 +20,18 @@ demo: deps
 	scripts/demo.sh
 
 ## Figures only (never pass/fail): the worker against the broker's limit, latency, scale-out, memory,
-## the APNs client against h2load, token signing. Regenerates docs/benchmarks.md and its plots (~10 min).
+## the APNs client against h2load, token signing, a CPU profile. Regenerates docs/benchmarks.md and its plots.
 bench: deps
 	scripts/bench.sh
 
 ## The fault-injection suite with real processes; writes the table in docs/reliability.md.
 faults: deps
 	scripts/faults.sh
+
+## The cluster fault tier: a three-node RabbitMQ cluster on loopback, nodes killed, stopped and
+## restarted under load; rows in docs/reliability.md (scripts/faults-cluster.sh).
+faults-cluster: deps
+	scripts/faults-cluster.sh
 
 ## libFuzzer (with AddressSanitizer) on the job decoder, the mock's validation and AMQP header decoding,
 ## FUZZ_SECONDS each (default 120) from the committed seeds; a crash fails it (see scripts/fuzz.sh).

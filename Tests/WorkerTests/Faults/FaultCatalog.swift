@@ -35,6 +35,18 @@ enum FaultCatalog {
         ("results-exchange-missing", resultsExchangeMissing),
     ]
 
+    /// The cluster tier (`make faults-cluster`, `APNS_FAULTS=cluster`): three RabbitMQ nodes.
+    static let clusterBuilders: [(name: String, make: @Sendable () -> FaultScenario)] = [
+        ("cluster-leader-kill", clusterLeaderKill),
+        ("cluster-node-stop", clusterNodeStop),
+        ("cluster-rolling-restart", clusterRollingRestart),
+    ]
+
+    /// Whether the cluster tier runs.
+    static var isCluster: Bool { ProcessInfo.processInfo.environment["APNS_FAULTS"] == "cluster" }
+
+    static var clusterNames: [String] { clusterBuilders.map(\.name) }
+
     /// The scenarios `make test` runs too: quick, and gentle with the shared broker.
     static let quickNames = ["close-connection", "goaway", "poison-10pct", "hostile-input", "results-queue-missing", "results-exchange-missing"]
 
@@ -48,7 +60,7 @@ enum FaultCatalog {
     }
 
     static func scenario(named name: String) -> FaultScenario {
-        guard let builder = builders.first(where: { $0.name == name }) else { fatalError("no fault scenario named \(name)") }
+        guard let builder = (builders + clusterBuilders).first(where: { $0.name == name }) else { fatalError("no fault scenario named \(name)") }
         return builder.make()
     }
 

@@ -67,9 +67,10 @@ struct FaultReport {
 
     /// One entry per scenario, from its summary.
     static func scenarioList() -> [String] {
-        FaultCatalog.allNames.map { name in
+        (FaultCatalog.allNames + FaultCatalog.clusterNames).map { name in
             let scenario = FaultCatalog.scenario(named: name)
-            let tier = FaultCatalog.quickNames.contains(name) ? "quick subset and full suite" : "full suite"
+            let tier = FaultCatalog.quickNames.contains(name) ? "quick subset and full suite"
+                : FaultCatalog.clusterNames.contains(name) ? "cluster tier, `make faults-cluster`" : "full suite"
             let known = scenario.knownIssue.map { " **Known issue:** \($0.comment)." } ?? ""
             return "- **`\(name)`** (\(tier)). \(scenario.summary)\(known)"
         }

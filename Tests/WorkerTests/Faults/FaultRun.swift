@@ -82,15 +82,22 @@ struct FaultRun: Sendable {
     }
 
     static func client(of harness: WorkerHarness, name: String) async throws -> AMQPClient {
-        var options = try harness.settings.amqp.clientOptions()
+        var options = try harness.harnessClientOptions()
         options.connectionName = "\(harness.prefix)\(name)"
         let client = AMQPClient(options: options, logger: WorkerHarness.quietLogger(name))
         try await client.connect()
         return client
     }
 
+    /// Declares through the worker's first node: a quorum queue's leader is where it was declared
+    /// (RabbitMQ's client-local placement), so in a cluster every leader sits with the worker's first
+    /// connection, the node a cluster scenario kills.
     static func declareTopology(of harness: WorkerHarness) async throws {
-        let client = try await client(of: harness, name: "declare")
+        var options = try harness.settings.amqp.clientOptions()
+        options.endpoints = Array(options.endpoints.prefix(1))
+        options.connectionName = "\(harness.prefix)declare"
+        let client = AMQPClient(options: options, logger: WorkerHarness.quietLogger("declare"))
+        try await client.connect()
         let topology = Topology(settings: harness.settings.topology)
         try await client.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
         await client.close()
@@ -113,6 +120,14 @@ struct FaultRun: Sendable {
             for try await outcome in group where outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }
         }
         await producer.close()
+    }
+
+    /// `scripts/rabbitmq-cluster.sh ARGUMENTS…` (kill, stop-node, restart a node).
+    func cluster(_ arguments: String...) async throws {
+        let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq-cluster.sh")
+        let status = try await Subprocess.run(["/bin/bash", script.path] + arguments)
+        guard status == 0 else { throw HarnessError("scripts/rabbitmq-cluster.sh \(arguments.joined(separator: " ")) exited with \(status)") }
+        note("\(arguments.joined(separator: " ")) at \(mock.recorder.snapshot.accepted) accepted")
     }
 
     /// `scripts/rabbitmq.sh ARGUMENT`, waited for without blocking a thread; throws on a non-zero exit.

@@ -16,11 +16,13 @@ import WorkerConfiguration
 enum FaultRunner {
     static func run(_ scenario: FaultScenario) async throws -> FaultOutcome {
         let metricsPort = FaultRun.freePort()
-        let harness = try await WorkerHarness.make(mockSetup: scenario.mock) { settings in
+        var harness = try await WorkerHarness.make(mockSetup: scenario.mock) { settings in
             settings.metrics.port = metricsPort
             settings.amqp.connectionName = "fault-worker-\(UUID().uuidString.prefix(8).lowercased())"
+            if scenario.cluster { settings.amqp.urls = TestCluster.urls }
             scenario.settings(&settings)
         }
+        if scenario.cluster { harness.harnessURLs = [TestCluster.url(3)] }
         let worker = WorkerProcess(harness: harness, environment: scenario.environment)
         let notebook = Notebook()
         var collectors: [QueueCollector] = []

@@ -35,6 +35,10 @@ struct FaultScenario: Sendable, CustomTestStringConvertible {
     var allowsBrokerDeadLetters = false
     /// "No hot loop": APNs requests may not exceed this; nil means jobs × `max_attempts`.
     var maximumRequests: (@Sendable (FaultOutcome) -> Int)? = nil
+    /// Runs against the three-node cluster (`make faults-cluster`): the worker is given all three
+    /// nodes and connects to node 1 first, where the topology is declared (so every queue's leader is
+    /// there too); the harness publishes and collects through node 3.
+    var cluster = false
     /// How long the run may take before the runner stops waiting for results.
     var timeout: Duration = .seconds(90)
     /// Checks of this scenario beyond the shared invariants; each string is a violation.

@@ -14,13 +14,18 @@ import WorkerConfiguration
 /// scenario runs and its row in docs/reliability.md is replaced (`scripts/faults.sh`, `make faults`).
 @Suite("Fault injection (real RabbitMQ, worker processes, mock APNs)", .serialized)
 struct FaultSuiteTests {
-    @Test("quick subset", .enabled(if: !FaultCatalog.isFull), .timeLimit(.minutes(3)), arguments: FaultCatalog.selected(FaultCatalog.quickNames))
+    @Test("quick subset", .enabled(if: !FaultCatalog.isFull && !FaultCatalog.isCluster), .timeLimit(.minutes(3)), arguments: FaultCatalog.selected(FaultCatalog.quickNames))
     func quick(_ name: String) async throws {
         try await check(FaultCatalog.scenario(named: name), record: false)
     }
 
     @Test("every scenario (APNS_FAULTS=full)", .enabled(if: FaultCatalog.isFull), .timeLimit(.minutes(5)), arguments: FaultCatalog.selected(FaultCatalog.allNames))
     func full(_ name: String) async throws {
+        try await check(FaultCatalog.scenario(named: name), record: true)
+    }
+
+    @Test("the cluster tier (APNS_FAULTS=cluster)", .enabled(if: FaultCatalog.isCluster), .timeLimit(.minutes(6)), arguments: FaultCatalog.selected(FaultCatalog.clusterNames))
+    func cluster(_ name: String) async throws {
         try await check(FaultCatalog.scenario(named: name), record: true)
     }
 
@@ -31,7 +36,7 @@ struct FaultSuiteTests {
         let unknown = violations.filter { scenario.knownIssue?.covers($0) != true }
         let row = FaultReport.row(outcome, violations: unknown, knownIssues: known)
         FaultReport.print(row)
-        if record { try FaultReport.record(row, scenario: scenario.name, order: FaultCatalog.allNames) }
+        if record { try FaultReport.record(row, scenario: scenario.name, order: FaultCatalog.allNames + FaultCatalog.clusterNames) }
         if unknown.isEmpty, ProcessInfo.processInfo.environment["APNS_FAULTS_KEEP_LOGS"] == nil {
             try? FileManager.default.removeItem(atPath: outcome.logPath)
         } else {

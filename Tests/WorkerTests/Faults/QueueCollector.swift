@@ -26,7 +26,7 @@ final class QueueCollector: Sendable {
 
     /// Starts consuming `queue` (which must exist) on a connection named `name`.
     static func start(_ harness: WorkerHarness, queue: String, name: String) async throws -> QueueCollector {
-        var options = try harness.settings.amqp.clientOptions()
+        var options = try harness.harnessClientOptions()
         options.connectionName = name
         options.initialReconnectDelay = .milliseconds(100)
         options.maximumReconnectDelay = .seconds(1)

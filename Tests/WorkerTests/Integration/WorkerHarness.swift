@@ -15,6 +15,16 @@ struct WorkerHarness {
     let mock: MockHarness
     let settings: WorkerSettings
     let prefix: String
+    /// Where the harness's own clients (publishers, collectors) connect, when not where the worker
+    /// does: in a cluster, away from the node a scenario kills, so the harness sees no failover.
+    var harnessURLs: [String]?
+
+    /// Options for a client of the harness (not of the worker).
+    func harnessClientOptions() throws -> AMQPClientOptions {
+        var amqp = settings.amqp
+        if let harnessURLs { amqp.urls = harnessURLs }
+        return try amqp.clientOptions()
+    }
 
     /// Starts a mock (adjusted by `mockSetup`) and prepares settings (adjusted by `setup`).
     static func make(
@@ -169,6 +179,16 @@ struct RunningWorker {
 /// The broker's port, as the test command exported it.
 enum TestBrokerPort {
     static let value = Int(ProcessInfo.processInfo.environment["APNS_RABBITMQ_PORT"] ?? "") ?? 5673
+}
+
+/// The three-node cluster of `scripts/rabbitmq-cluster.sh` (`make faults-cluster`): node N serves AMQP
+/// on base + N.
+enum TestCluster {
+    static let basePort = Int(ProcessInfo.processInfo.environment["APNS_CLUSTER_BASE_PORT"] ?? "") ?? 5680
+
+    /// Node `node`'s URL (1…3).
+    static func url(_ node: Int) -> String { "amqp://guest:guest@127.0.0.1:\(basePort + node)/" }
+    static var urls: [String] { (1...3).map(url) }
 }
 
 struct HarnessError: Error, CustomStringConvertible {
