@@ -1,6 +1,7 @@
 import Foundation
 import MockAPNs
 import Worker
+import WorkerConfiguration
 
 /// The cluster tier: three RabbitMQ nodes (`scripts/rabbitmq-cluster.sh`), the worker given all three
 /// and connected to node 1, which also leads every queue. Losing a node costs a leader election (the
@@ -10,12 +11,12 @@ extension FaultCatalog {
     @Sendable static func clusterLeaderKill() -> FaultScenario {
         var scenario = FaultScenario(
             name: "cluster-leader-kill",
-            summary: "3,000 jobs on a three-node cluster; at 600 accepted pushes the node that leads every queue and holds the worker's connection gets `kill -9`, and is restarted 5 s later. The worker reconnects to another node; results nacked during the leader elections are published again in place, not requeued as unroutable. Duplicates stay within one prefetch window (200).",
+            summary: "3,000 jobs on a three-node cluster (APNs answering in 200 ms, so the load lasts); at 600 accepted pushes the node that leads every queue and holds the worker's connection gets `kill -9`, and is restarted 5 s later. The worker reconnects to another node; results nacked during the leader elections are published again in place, not requeued as unroutable. Duplicates stay within one prefetch window (200).",
             jobs: FaultJob.alerts("leader", count: 3000)
         )
         scenario.cluster = true
         scenario.timeout = .seconds(240)
-        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
+        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 200) }
         scenario.maximumDuplicateResults = 200
         scenario.maximumDuplicateAPNsIDs = 200
         scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
@@ -32,19 +33,19 @@ extension FaultCatalog {
     @Sendable static func clusterNodeStop() -> FaultScenario {
         var scenario = FaultScenario(
             name: "cluster-node-stop",
-            summary: "3,000 jobs on a three-node cluster; at 600 accepted pushes the node the worker is connected to (and the queues' leader) stops cleanly while the other two go on; it starts again at 2,000. Duplicates stay within one prefetch window (200).",
-            jobs: FaultJob.alerts("stop", count: 3000)
+            summary: "4,000 jobs on a three-node cluster (APNs answering in 300 ms); at 600 accepted pushes the node the worker is connected to (and the queues' leader) stops cleanly while the other two go on; it starts again at 2,500. Duplicates stay within one prefetch window (200).",
+            jobs: FaultJob.alerts("stop", count: 4000)
         )
         scenario.cluster = true
         scenario.timeout = .seconds(240)
-        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
+        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 300) }
         scenario.maximumDuplicateResults = 200
         scenario.maximumDuplicateAPNsIDs = 200
         scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
         scenario.action = { run in
             try await run.waitForAccepted(600)
             try await run.cluster("stop-node", "1")
-            try await run.waitForAccepted(2000)
+            try await run.waitForAccepted(2500)
             try await run.cluster("restart", "1")
         }
         scenario.checks = noNackTreatedAsUnroutable
@@ -54,12 +55,12 @@ extension FaultCatalog {
     @Sendable static func clusterRollingRestart() -> FaultScenario {
         var scenario = FaultScenario(
             name: "cluster-rolling-restart",
-            summary: "6,000 jobs on a three-node cluster, restarted one node at a time (stop, start, next) from 300 accepted pushes on. Nothing is lost; duplicates stay within one prefetch window (200) per node.",
-            jobs: FaultJob.alerts("rolling", count: 6000)
+            summary: "10,000 jobs on a three-node cluster (APNs answering in 500 ms), restarted one node at a time (stop, start, next) from 300 accepted pushes on. Nothing is lost; duplicates stay within one prefetch window (200) per node.",
+            jobs: FaultJob.alerts("rolling", count: 10000)
         )
         scenario.cluster = true
         scenario.timeout = .seconds(300)
-        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
+        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 500) }
         scenario.maximumDuplicateResults = 600
         scenario.maximumDuplicateAPNsIDs = 600
         scenario.maximumRequests = { $0.scenario.jobs.count + 600 }
@@ -75,11 +76,53 @@ extension FaultCatalog {
         return scenario
     }
 
+    @Sendable static func clusterFleet() -> FaultScenario {
+        var scenario = FaultScenario(
+            name: "cluster-fleet",
+            summary: "6,000 jobs, a fleet of three worker processes spread over the three nodes (APNs answering in 1 s). At 1,000 accepted pushes one worker gets SIGTERM and must drain and exit 0; at 2,500 another gets `kill -9` and a new process takes its place. Duplicates stay within the killed worker's prefetch window (200); the newcomer publishes results.",
+            jobs: FaultJob.alerts("fleet", count: 6000)
+        )
+        scenario.cluster = true
+        scenario.fleet = 3
+        scenario.timeout = .seconds(240)
+        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 1000) }
+        scenario.maximumDuplicateResults = 200
+        scenario.maximumDuplicateAPNsIDs = 200
+        scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
+        scenario.action = { run in
+            try await run.waitForAccepted(1000)
+            let drained = await run.fleet[1].terminate()
+            run.note("SIGTERM to worker 1 at 1000 accepted: exit \(drained.map(String.init) ?? "?")")
+            try await run.waitForAccepted(2500)
+            await run.fleet[2].kill()
+            run.record("worker-2 results at its kill", Double(run.resultsBy(worker: "\(run.settings.worker.name)-2")))
+            try run.fleet[2].launch()
+            run.note("kill -9 to worker 2 at 2500 accepted, a new worker 2 started")
+        }
+        scenario.checks = { outcome in
+            var problems = noNackTreatedAsUnroutable(outcome)
+            if outcome.fleetExitStatuses.count != 3 || outcome.fleetExitStatuses[1] != [0] || outcome.fleetExitStatuses[2].first != SIGKILL {
+                problems.append("fleet exit statuses \(outcome.fleetExitStatuses): expected worker 1 [0] and worker 2 [9, 0]")
+            }
+            let byWorker = Dictionary(grouping: outcome.results, by: \.worker).mapValues(\.count)
+            let beforeKill = Int(outcome.facts["worker-2 results at its kill"] ?? -1)
+            if (byWorker["\(outcome.settings.worker.name)-2"] ?? 0) <= beforeKill {
+                problems.append("the new worker 2 published no result (\(byWorker))")
+            }
+            return problems
+        }
+        scenario.notes = { outcome in
+            let byWorker = Dictionary(grouping: outcome.results, by: \.worker).mapValues(\.count)
+            return "results by worker " + byWorker.sorted { $0.key < $1.key }.map { "\($0.value)" }.joined(separator: " / ")
+        }
+        return scenario
+    }
+
     /// A nack during a leader election is transient: the worker must not call it a routing problem
     /// (the defect this tier was written for: 1,500 "cannot be routed" lines and as many duplicates).
     @Sendable static func noNackTreatedAsUnroutable(_ outcome: FaultOutcome) -> [String] {
-        let log = (try? String(contentsOfFile: outcome.logPath, encoding: .utf8)) ?? ""
-        let unroutable = log.components(separatedBy: "cannot be routed").count - 1
-        return unroutable == 0 ? [] : ["the worker logged \(unroutable) results as unroutable during a node's loss"]
+        let logs = outcome.logPaths.map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
+        let unroutable = logs.map { $0.components(separatedBy: "cannot be routed").count - 1 }.reduce(0, +)
+        return unroutable == 0 ? [] : ["the fleet logged \(unroutable) results as unroutable during a node's loss"]
     }
 }

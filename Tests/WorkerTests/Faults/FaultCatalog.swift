@@ -40,6 +40,7 @@ enum FaultCatalog {
         ("cluster-leader-kill", clusterLeaderKill),
         ("cluster-node-stop", clusterNodeStop),
         ("cluster-rolling-restart", clusterRollingRestart),
+        ("cluster-fleet", clusterFleet),
     ]
 
     /// Whether the cluster tier runs.

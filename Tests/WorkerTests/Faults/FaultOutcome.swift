@@ -22,12 +22,16 @@ struct FaultOutcome: Sendable {
     let notes: [String]
     /// Named figures the action recorded.
     let facts: [String: Double]
-    /// Exit statuses of the worker processes, in order.
+    /// Exit statuses of the worker processes, in order (a fleet's slot after slot).
     let exitStatuses: [Int32]
+    /// Exit statuses per fleet slot (one slot unless the scenario runs a fleet).
+    let fleetExitStatuses: [[Int32]]
     /// Why the run stopped early, if it did (a timeout, a failed action).
     let error: String?
     /// The worker processes' log (stderr), appended across restarts.
     let logPath: String
+    /// Every fleet slot's log; the first is ``logPath``.
+    let logPaths: [String]
 
     /// The last result of each job.
     var finalResults: [String: JobResult] {

@@ -13,6 +13,8 @@ struct FaultRun: Sendable {
     let scenario: FaultScenario
     let harness: WorkerHarness
     let worker: WorkerProcess
+    /// Every worker process slot of the scenario's fleet; the first is ``worker``.
+    let fleet: [WorkerProcess]
     let results: QueueCollector
     let deadLetters: QueueCollector
     let metricsPort: Int
@@ -37,6 +39,11 @@ struct FaultRun: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
+    }
+
+    /// Result messages collected so far that `worker` (a `worker.name`) published.
+    func resultsBy(worker: String) -> Int {
+        results.messages.count { (try? JobResult.decode($0.body))?.worker == worker }
     }
 
     /// Waits until the mock accepted `count` pushes: the "mid-load" moment of most actions.
@@ -125,9 +132,10 @@ struct FaultRun: Sendable {
     /// `scripts/rabbitmq-cluster.sh ARGUMENTS…` (kill, stop-node, restart a node).
     func cluster(_ arguments: String...) async throws {
         let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq-cluster.sh")
+        let before = mock.recorder.snapshot.accepted
         let status = try await Subprocess.run(["/bin/bash", script.path] + arguments)
         guard status == 0 else { throw HarnessError("scripts/rabbitmq-cluster.sh \(arguments.joined(separator: " ")) exited with \(status)") }
-        note("\(arguments.joined(separator: " ")) at \(mock.recorder.snapshot.accepted) accepted")
+        note("\(arguments.joined(separator: " ")) at \(before)–\(mock.recorder.snapshot.accepted) accepted")
     }
 
     /// `scripts/rabbitmq.sh ARGUMENT`, waited for without blocking a thread; throws on a non-zero exit.

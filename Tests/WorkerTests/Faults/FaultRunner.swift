@@ -24,6 +24,7 @@ enum FaultRunner {
         }
         if scenario.cluster { harness.harnessURLs = [TestCluster.url(3)] }
         let worker = WorkerProcess(harness: harness, environment: scenario.environment)
+        let fleet = [worker] + (1..<max(1, scenario.fleet)).map { member(of: harness, scenario: scenario, slot: $0) }
         let notebook = Notebook()
         var collectors: [QueueCollector] = []
         var failure: String?
@@ -37,12 +38,12 @@ enum FaultRunner {
             collectors.append(deadLetters)
             started = .now
             let run = FaultRun(
-                scenario: scenario, harness: harness, worker: worker, results: results, deadLetters: deadLetters,
+                scenario: scenario, harness: harness, worker: worker, fleet: fleet, results: results, deadLetters: deadLetters,
                 metricsPort: metricsPort, notebook: notebook, started: started
             )
             try await scenario.prepare?(run)
             try await publishJobs(of: run)
-            try worker.launch()
+            for process in fleet { try process.launch() }
             try await scenario.action?(run)
             try await waitForEveryResult(run)
             finished = .now
@@ -50,7 +51,7 @@ enum FaultRunner {
             failure = "\(error)"
         }
         let seconds = (finished ?? .now) - started
-        if worker.isRunning { await worker.terminate() }
+        for process in fleet where process.isRunning { await process.terminate() }
         for collector in collectors { await collector.settle(idle: .seconds(1)) }
         for collector in collectors { await collector.stop() }
         let messages = collectors.first?.messages ?? []
@@ -59,11 +60,27 @@ enum FaultRunner {
             scenario: scenario, settings: harness.settings, results: results, undecodable: messages.count - results.count,
             deadLetters: collectors.count > 1 ? collectors[1].messages : [], recorded: harness.mock.server.recorder.snapshot,
             seconds: Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18,
-            notes: notebook.lines, facts: notebook.facts, exitStatuses: worker.exitStatuses, error: failure, logPath: harness.logPath
+            notes: notebook.lines, facts: notebook.facts, exitStatuses: fleet.flatMap(\.exitStatuses),
+            fleetExitStatuses: fleet.map(\.exitStatuses), error: failure, logPath: harness.logPath, logPaths: fleet.map(\.logPath)
         )
         await harness.tearDown()
         try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml"))
         return outcome
+    }
+
+    /// A fleet's second (third, …) worker: its own metrics port, log and name and, on the cluster,
+    /// the nodes in an order rotated by its slot, so it connects to another node than the first.
+    private static func member(of harness: WorkerHarness, scenario: FaultScenario, slot: Int) -> WorkerProcess {
+        var environment = scenario.environment
+        environment["APNS_WORKER__METRICS__PORT"] = String(FaultRun.freePort())
+        environment["APNS_WORKER__WORKER__NAME"] = "\(harness.settings.worker.name)-\(slot)"
+        environment["APNS_WORKER__AMQP__CONNECTION_NAME"] = "\(harness.settings.amqp.connectionName)-\(slot)"
+        if scenario.cluster {
+            let urls = TestCluster.urls
+            let rotated = urls[(slot % urls.count)...] + urls[..<(slot % urls.count)]
+            environment["APNS_WORKER__AMQP__URLS"] = "[\(rotated.joined(separator: ", "))]"
+        }
+        return WorkerProcess(harness: harness, environment: environment, logPath: harness.logPath + ".\(slot)")
     }
 
     /// The jobs in order; those with an ``FaultJob/amqpCase`` go through `hostile_publish.py` (pika) at

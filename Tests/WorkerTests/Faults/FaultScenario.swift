@@ -39,6 +39,10 @@ struct FaultScenario: Sendable, CustomTestStringConvertible {
     /// nodes and connects to node 1 first, where the topology is declared (so every queue's leader is
     /// there too); the harness publishes and collects through node 3.
     var cluster = false
+    /// Worker processes started together (a fleet). The first is the harness's (its metrics port and
+    /// log); each other gets a metrics port and a log of its own and, on the cluster, the nodes in a
+    /// rotated order, so the fleet's connections spread over the three nodes.
+    var fleet = 1
     /// How long the run may take before the runner stops waiting for results.
     var timeout: Duration = .seconds(90)
     /// Checks of this scenario beyond the shared invariants; each string is a violation.

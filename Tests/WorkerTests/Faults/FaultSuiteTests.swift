@@ -38,9 +38,9 @@ struct FaultSuiteTests {
         FaultReport.print(row)
         if record { try FaultReport.record(row, scenario: scenario.name, order: FaultCatalog.allNames + FaultCatalog.clusterNames) }
         if unknown.isEmpty, ProcessInfo.processInfo.environment["APNS_FAULTS_KEEP_LOGS"] == nil {
-            try? FileManager.default.removeItem(atPath: outcome.logPath)
+            for path in outcome.logPaths { try? FileManager.default.removeItem(atPath: path) }
         } else {
-            print("\(scenario.name): the worker's log is kept at \(outcome.logPath)")
+            print("\(scenario.name): the worker's log is kept at \(outcome.logPaths.joined(separator: ", "))")
         }
         #expect(unknown.isEmpty, "\(scenario.name):\n\(unknown.joined(separator: "\n"))")
         if let issue = scenario.knownIssue, !known.isEmpty {

@@ -15,11 +15,15 @@ final class WorkerProcess: Sendable {
     let harness: WorkerHarness
     /// Added to the test process's environment (`APNS_WORKER__…` overrides).
     let environment: [String: String]
+    /// Where its processes append their stderr: the harness's log, or one of its own for a second
+    /// member of a fleet (concurrent writers to one file would overwrite each other's lines).
+    let logPath: String
     private let state = NIOLockedValueBox<(current: Process?, launches: Int, exitStatuses: [Int32])>((nil, 0, []))
 
-    init(harness: WorkerHarness, environment: [String: String] = [:]) {
+    init(harness: WorkerHarness, environment: [String: String] = [:], logPath: String? = nil) {
         self.harness = harness
         self.environment = environment
+        self.logPath = logPath ?? harness.logPath
     }
 
     /// Processes started so far.
@@ -34,10 +38,10 @@ final class WorkerProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw HarnessError("no apns-worker at \(binary.path); build it first") }
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml")
         try Data(harness.yaml().utf8).write(to: config)
-        if !FileManager.default.fileExists(atPath: harness.logPath) {
-            _ = FileManager.default.createFile(atPath: harness.logPath, contents: nil)
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         }
-        guard let log = FileHandle(forWritingAtPath: harness.logPath) else { throw HarnessError("cannot open \(harness.logPath)") }
+        guard let log = FileHandle(forWritingAtPath: logPath) else { throw HarnessError("cannot open \(logPath)") }
         log.seekToEndOfFile()
         let process = Process()
         process.executableURL = binary
