@@ -8,6 +8,9 @@ public enum Fixtures {
         .deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
+    /// The root of this checkout (scripts/, deploy/, docs/ …).
+    public static let repository: URL = directory.deletingLastPathComponent().deletingLastPathComponent()
+
     /// The absolute path of a fixture, e.g. `path("keys/AuthKey_TESTKEY001.p8")`.
     public static func path(_ relative: String) -> String {
         directory.appendingPathComponent(relative).path
