@@ -62,6 +62,11 @@ public final class AMQPClient: Sendable {
         try await topology(.declare(exchanges: exchanges, queues: queues, bindings: bindings))
     }
 
+    /// Removes a binding (a no-op when it does not exist; its exchange and destination must).
+    public func unbind(_ binding: AMQPBindingDeclaration) async throws {
+        try await topology(.unbind(binding))
+    }
+
     /// Deletes a queue and its messages (for tests and tooling).
     public func deleteQueue(_ name: String) async throws {
         try await topology(.deleteQueue(name))
@@ -85,7 +90,7 @@ public final class AMQPClient: Sendable {
     /// consumer per client: a second call throws `.invalidArgument`.
     public func consume(queue: String, prefetch: UInt16) async throws -> AsyncStream<AMQPDelivery> {
         let (stream, continuation) = AsyncStream.makeStream(of: AMQPDelivery.self, bufferingPolicy: .unbounded)
-        let request = ConsumeRequest(queue: queue, prefetch: prefetch, sink: .each(continuation))
+        let request = ConsumeRequest(queues: [queue], prefetch: prefetch, sink: .each(continuation))
         try await withCheckedThrowingContinuation { submit(.consume(request, $0)) }
         return stream
     }
@@ -93,8 +98,16 @@ public final class AMQPClient: Sendable {
     /// ``consume(queue:prefetch:)``, with the deliveries in the batches the connection thread reads them
     /// in: one hand-over, and one wake-up of the reading task, per batch rather than per delivery.
     public func consumeBatches(queue: String, prefetch: UInt16) async throws -> AsyncStream<[AMQPDelivery]> {
+        try await consumeBatches(queues: [queue], prefetch: prefetch)
+    }
+
+    /// ``consumeBatches(queue:prefetch:)`` over several queues at once (a partitioned jobs queue): a
+    /// consumer per queue on the one channel, each allowed an equal share of `prefetch` (rounded
+    /// down, at least 1), so every queue is served and no more than `prefetch` are unacked in all.
+    /// Their deliveries come out of one stream; acks work across them (delivery tags are the channel's).
+    public func consumeBatches(queues: [String], prefetch: UInt16) async throws -> AsyncStream<[AMQPDelivery]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [AMQPDelivery].self, bufferingPolicy: .unbounded)
-        let request = ConsumeRequest(queue: queue, prefetch: prefetch, sink: .batches(continuation))
+        let request = ConsumeRequest(queues: queues, prefetch: prefetch, sink: .batches(continuation))
         try await withCheckedThrowingContinuation { submit(.consume(request, $0)) }
         return stream
     }

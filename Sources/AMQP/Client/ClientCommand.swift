@@ -16,7 +16,7 @@ enum ClientCommand: Sendable {
         case .publishBatch: "publish and ack"
         case .settle: "ack or reject"
         case .topology(let request, _): request.operation
-        case .consume(let request, _): "consume \(request.queue)"
+        case .consume(let request, _): "consume \(request.queues.joined(separator: ", "))"
         case .cancelConsuming: "cancel consuming"
         case .close: "close"
         }

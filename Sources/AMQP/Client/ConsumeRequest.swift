@@ -1,6 +1,6 @@
 /// A consumer to start, and where its deliveries go.
 struct ConsumeRequest: Sendable {
-    var queue: String
+    var queues: [String]
     var prefetch: UInt16
     var sink: DeliverySink
 }

@@ -17,11 +17,11 @@ extension ConnectionDriver {
             connection?.close()
             connection = nil
             assembler.reset()
-        case .startConsumer(let queue, let prefetch):
-            startConsumer(queue: queue, prefetch: prefetch)
-        case .cancelConsumer(let tag):
+        case .startConsumer(let queues, let prefetch):
+            startConsumer(queues: queues, prefetch: prefetch)
+        case .cancelConsumer(let tags):
             do {
-                try connection?.cancel(consumerTag: tag)
+                for tag in tags { try connection?.cancel(consumerTag: tag) }
                 // What the broker sent before its cancel-ok is queued in rabbitmq-c: hand it out first.
                 pumpFrames(untilDrained: true)
                 handOver()
@@ -76,18 +76,23 @@ extension ConnectionDriver {
         }
     }
 
-    /// Checks the queue exists (on the topology channel, so a 404 cannot close the work channel), sets the
-    /// prefetch and starts consuming.
-    private func startConsumer(queue: String, prefetch: UInt16) {
+    /// Checks the queues exist (on the topology channel, so a 404 cannot close the work channel), sets
+    /// the prefetch and starts consuming each. All or none: if one fails, those started in this call
+    /// are cancelled, so a retry never leaves a queue with two consumers.
+    private func startConsumer(queues: [String], prefetch: UInt16) {
         guard let connection else { return }
+        var started: [String: String] = [:]
         do {
-            try connection.declare(AMQPQueueDeclaration(name: queue), passive: true)
+            for queue in queues { try connection.declare(AMQPQueueDeclaration(name: queue), passive: true) }
             try connection.setPrefetch(prefetch)
-            let tag = try connection.consume(queue: queue)
-            logger.debug("AMQP consuming", metadata: ["queue": "\(queue)", "prefetch": "\(prefetch)"])
-            run(state.consumerStarted(tag: tag))
+            for queue in queues { started[queue] = try connection.consume(queue: queue) }
+            logger.debug("AMQP consuming", metadata: ["queues": "\(queues.joined(separator: ", "))", "prefetch": "\(prefetch) each"])
+            run(state.consumerStarted(tags: started))
         } catch {
-            if connection.canWork { logger.error("AMQP consumer could not start", metadata: ["queue": "\(queue)", "error": "\(error)"]) }
+            if connection.canWork {
+                for tag in started.values { try? connection.cancel(consumerTag: tag) }
+                logger.error("AMQP consumer could not start", metadata: ["queues": "\(queues.joined(separator: ", "))", "error": "\(error)"])
+            }
             run(state.consumerFailed(error, connectionUsable: connection.canWork, now: clock.now))
         }
     }

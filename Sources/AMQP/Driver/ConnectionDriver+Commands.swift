@@ -30,12 +30,12 @@ extension ConnectionDriver {
         case .consume(let request, let continuation):
             guard state.consumer == nil else {
                 request.sink.finish()
-                continuation.resume(throwing: AMQPError(.invalidArgument, operation: "consume \(request.queue)", message: "this client already consumes \(state.consumer!.queue); cancel that first"))
+                continuation.resume(throwing: AMQPError(.invalidArgument, operation: "consume \(request.queues.joined(separator: ", "))", message: "this client already consumes \(state.consumer!.name); cancel that first"))
                 return
             }
             sink = request.sink
             consumeWaiter = continuation
-            run(state.consumeRequested(queue: request.queue, prefetch: request.prefetch))
+            run(state.consumeRequested(queues: request.queues, prefetch: request.prefetch))
         case .cancelConsuming(let continuation):
             run(state.cancelRequested())
             continuation.resume()
@@ -68,6 +68,7 @@ extension ConnectionDriver {
                 for exchange in exchanges { try connection.declare(exchange) }
                 for queue in queues { try connection.declare(queue) }
                 for binding in bindings { try connection.declare(binding) }
+            case .unbind(let binding): try connection.remove(binding)
             case .deleteQueue(let name): try connection.deleteQueue(name)
             case .deleteExchange(let name): try connection.deleteExchange(name)
             case .purgeQueue(let name): try connection.purgeQueue(name)

@@ -48,7 +48,8 @@ extension ConnectionDriver {
         case .nack(let tag, let multiple) where onWorkChannel:
             run(state.confirmReceived(tag, multiple: multiple, positive: false))
         case .cancel(let tag) where onWorkChannel:
-            logger.error("AMQP broker cancelled the consumer; retrying", metadata: ["queue": "\(state.consumer?.queue ?? "")"])
+            let queue = state.consumer?.tags.first { $0.value == tag }?.key ?? ""
+            logger.error("AMQP broker cancelled the consumer; retrying", metadata: ["queue": "\(queue)"])
             run(state.consumerCancelledByBroker(tag: tag, now: clock.now))
         default:
             logger.debug("AMQP ignoring frame", metadata: ["channel": "\(frame.channel)", "frame": "\(frame.payload.summary)"])

@@ -6,11 +6,12 @@ enum ConnectionAction: Equatable {
     case open(endpointIndex: Int)
     /// Say goodbye to the current connection and destroy it (it failed, or the client closes).
     case closeConnection
-    /// Check the queue, set the prefetch and start consuming on the current channel; then report
-    /// ``ConnectionStateMachine/consumerStarted(tag:)`` or ``ConnectionStateMachine/consumerFailed(_:connectionUsable:now:)``.
-    case startConsumer(queue: String, prefetch: UInt16)
-    /// `basic.cancel` and hand out what arrived before the broker's cancel-ok.
-    case cancelConsumer(tag: String)
+    /// Check the queues, set the prefetch (per consumer) and start consuming each on the current
+    /// channel, all or none; then report ``ConnectionStateMachine/consumerStarted(tags:)`` or
+    /// ``ConnectionStateMachine/consumerFailed(_:connectionUsable:now:)``.
+    case startConsumer(queues: [String], prefetch: UInt16)
+    /// `basic.cancel` each consumer and hand out what arrived before the broker's cancel-oks.
+    case cancelConsumer(tags: [String])
     /// The consumer is gone for good: finish its delivery stream.
     case finishDeliveries
     /// Resume the caller of a `consume()` request: with `error`, or started when nil.

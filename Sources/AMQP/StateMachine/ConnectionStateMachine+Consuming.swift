@@ -1,21 +1,30 @@
 /// Consuming: the consumer across connections, deliveries, and their acks and rejects.
 extension ConnectionStateMachine {
-    /// `consume()`: the one consumer of this client starts now (its caller is answered once it runs).
-    mutating func consumeRequested(queue: String, prefetch: UInt16) -> [ConnectionAction] {
+    /// `consume()`: the one consumer of this client starts now on every queue (its caller is answered
+    /// once it runs). `prefetch` bounds the unacknowledged deliveries of all the queues together: each
+    /// queue's consumer gets an equal share, rounded down (at least 1), so the broker hands out every
+    /// queue's messages and never more than `prefetch` in all.
+    mutating func consumeRequested(queues: [String], prefetch: UInt16) -> [ConnectionAction] {
+        let name = queues.joined(separator: ", ")
         if let consumer {
-            return [.answerConsume(AMQPError(.invalidArgument, operation: "consume \(queue)", message: "this client already consumes \(consumer.queue); cancel that first"))]
+            return [.answerConsume(AMQPError(.invalidArgument, operation: "consume \(name)", message: "this client already consumes \(consumer.name); cancel that first"))]
+        }
+        guard !queues.isEmpty, Set(queues).count == queues.count else {
+            return [.answerConsume(AMQPError(.invalidArgument, operation: "consume \(name)", message: "give one or more distinct queues"))]
         }
         guard isConnected, closing == nil else {
-            return [.answerConsume(AMQPError(.notConnected, operation: "consume \(queue)", message: closing != nil ? "the client is closing" : "the connection is down; reconnecting"))]
+            return [.answerConsume(AMQPError(.notConnected, operation: "consume \(name)", message: closing != nil ? "the client is closing" : "the connection is down; reconnecting"))]
         }
-        consumer = Consumer(queue: queue, prefetch: prefetch, tag: nil, retryAt: nil, answerPending: true)
-        return [.startConsumer(queue: queue, prefetch: prefetch)]
+        let share = max(1, prefetch / UInt16(clamping: queues.count))
+        consumer = Consumer(queues: queues, prefetch: share, retryAt: nil, answerPending: true)
+        return [.startConsumer(queues: queues, prefetch: share)]
     }
 
-    /// The consumer runs on the current channel under `tag`.
-    mutating func consumerStarted(tag: String) -> [ConnectionAction] {
+    /// Consumers run on the current channel under these tags (queue → tag): all the idle queues' at
+    /// once, since the driver starts them together or not at all.
+    mutating func consumerStarted(tags: [String: String]) -> [ConnectionAction] {
         guard consumer != nil else { return [] }
-        consumer?.tag = tag
+        consumer?.tags.merge(tags) { _, new in new }
         consumerBackoff.reset()
         guard consumer?.answerPending == true else { return [] }
         consumer?.answerPending = false
@@ -38,10 +47,11 @@ extension ConnectionStateMachine {
         return actions
     }
 
-    /// The broker cancelled consumer `tag` (its queue was deleted): started again with backoff.
+    /// The broker cancelled consumer `tag` (its queue was deleted): that queue's consumer is started
+    /// again with backoff; the other queues' go on.
     mutating func consumerCancelledByBroker(tag: String, now: ContinuousClock.Instant) -> [ConnectionAction] {
-        guard consumer?.tag == tag else { return [] }
-        consumer?.tag = nil
+        guard let queue = consumer?.tags.first(where: { $0.value == tag })?.key else { return [] }
+        consumer?.tags[queue] = nil
         consumer?.retryAt = now + consumerBackoff.nextDelay(using: &random)
         return []
     }
@@ -50,7 +60,8 @@ extension ConnectionStateMachine {
     /// ``consumerCancelled()`` reports the cancel done.
     mutating func cancelRequested() -> [ConnectionAction] {
         guard let consumer else { return [] }
-        if let tag = consumer.tag, isConnected { return [.cancelConsumer(tag: tag)] }
+        let tags = consumer.queues.compactMap { consumer.tags[$0] }
+        if !tags.isEmpty, isConnected { return [.cancelConsumer(tags: tags)] }
         return consumerCancelled()
     }
 
@@ -58,7 +69,7 @@ extension ConnectionStateMachine {
     mutating func consumerCancelled() -> [ConnectionAction] {
         guard let consumer else { return [] }
         self.consumer = nil
-        return (consumer.answerPending ? [.answerConsume(AMQPError(.notConnected, operation: "consume \(consumer.queue)", message: "cancelled"))] : []) + [.finishDeliveries]
+        return (consumer.answerPending ? [.answerConsume(AMQPError(.notConnected, operation: "consume \(consumer.name)", message: "cancelled"))] : []) + [.finishDeliveries]
     }
 
     /// A delivery arrived; false when nobody consumes (it must go back to the queue).

@@ -13,16 +13,23 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
         case down(reconnectAt: ContinuousClock.Instant?)
     }
 
-    /// The one consumer this client runs, across connections.
+    /// The one consumer this client runs, across connections: a broker consumer per queue on the work
+    /// channel, each allowed `prefetch` unacknowledged deliveries.
     struct Consumer: Equatable {
-        let queue: String
+        let queues: [String]
         let prefetch: UInt16
-        /// The broker's tag on the current channel; nil while it needs starting.
-        var tag: String?
+        /// The broker's tag of each queue's consumer on the current channel; a queue without one needs
+        /// starting.
+        var tags: [String: String] = [:]
         /// When to try starting it again after a failure or a broker-side cancel.
         var retryAt: ContinuousClock.Instant?
         /// A `consume()` caller still waits for the first start.
         var answerPending: Bool
+
+        /// The queues with no broker consumer on the current channel, in the caller's order.
+        var idleQueues: [String] { queues.filter { tags[$0] == nil } }
+        /// The queues, for messages.
+        var name: String { queues.joined(separator: ", ") }
     }
 
     /// A publish batch in flight.
@@ -58,7 +65,7 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
     }
 
     var isConnected: Bool { link == .connected }
-    var isConsuming: Bool { isConnected && consumer?.tag != nil }
+    var isConsuming: Bool { isConnected && consumer?.idleQueues.isEmpty == true }
     var unconfirmedCount: Int { confirms.count }
 
     /// The earliest time something is due (a reconnect, a consumer retry, the close deadline).
@@ -84,10 +91,10 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
         link = .connected
         reconnectBackoff.reset()
         guard var consumer, closing == nil else { return [] }
-        consumer.tag = nil
+        consumer.tags = [:]
         consumer.retryAt = nil
         self.consumer = consumer
-        return [.startConsumer(queue: consumer.queue, prefetch: consumer.prefetch)]
+        return [.startConsumer(queues: consumer.queues, prefetch: consumer.prefetch)]
     }
 
     /// An attempt to open failed; the next one waits longer (and moves on to the next node after two).
@@ -105,7 +112,7 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
         link = .down(reconnectAt: nil)
         actions += failUnconfirmed(AMQPError.outcomeUnknown(after: error))
         deliveries.reset()
-        consumer?.tag = nil
+        consumer?.tags = [:]
         consumer?.retryAt = nil
         if closing == nil {
             endpointIndex = (endpointIndex + 1) % endpointCount
@@ -128,9 +135,9 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
             link = .down(reconnectAt: nil)
             return [.open(endpointIndex: endpointIndex)]
         }
-        if isConnected, closing == nil, let consumer, consumer.tag == nil, let at = consumer.retryAt, at <= now {
+        if isConnected, closing == nil, let consumer, !consumer.idleQueues.isEmpty, let at = consumer.retryAt, at <= now {
             self.consumer?.retryAt = nil
-            return [.startConsumer(queue: consumer.queue, prefetch: consumer.prefetch)]
+            return [.startConsumer(queues: consumer.idleQueues, prefetch: consumer.prefetch)]
         }
         if let closing, closing <= now || confirms.count == 0 || !isConnected {
             return finishClose()

@@ -18,8 +18,8 @@ struct ConnectionStateMachineTests {
     static func consuming() -> Machine {
         var machine = machine()
         _ = machine.connected(now: start)
-        _ = machine.consumeRequested(queue: "jobs", prefetch: 10)
-        _ = machine.consumerStarted(tag: "c1")
+        _ = machine.consumeRequested(queues: ["jobs"], prefetch: 10)
+        _ = machine.consumerStarted(tags: ["jobs": "c1"])
         return machine
     }
 
@@ -124,7 +124,7 @@ struct ConnectionStateMachineTests {
         let actions = machine.connectionFailed(Self.lost, now: Self.start)
         #expect(actions.contains(.resumeBatch(1, outcomes: [.success(.confirmed)], acked: false)))
         _ = machine.connected(now: Self.start + .seconds(1))
-        _ = machine.consumerStarted(tag: "c2")
+        _ = machine.consumerStarted(tags: ["jobs": "c2"])
         #expect(machine.batchRequested(2, members: [], deliveryTag: 5, deliveryGeneration: 1) == [.resumeBatch(2, outcomes: [], acked: false)])
     }
 
@@ -146,30 +146,53 @@ struct ConnectionStateMachineTests {
     func consumerAcrossConnections() {
         var machine = Self.machine()
         _ = machine.connected(now: Self.start)
-        #expect(machine.consumeRequested(queue: "jobs", prefetch: 10) == [.startConsumer(queue: "jobs", prefetch: 10)])
-        #expect(machine.consumerStarted(tag: "c1") == [.answerConsume(nil)])
+        #expect(machine.consumeRequested(queues: ["jobs"], prefetch: 10) == [.startConsumer(queues: ["jobs"], prefetch: 10)])
+        #expect(machine.consumerStarted(tags: ["jobs": "c1"]) == [.answerConsume(nil)])
         #expect(machine.isConsuming)
         _ = machine.connectionFailed(Self.lost, now: Self.start)
         #expect(!machine.isConsuming)
-        #expect(machine.connected(now: Self.start + .seconds(1)) == [.startConsumer(queue: "jobs", prefetch: 10)])
+        #expect(machine.connected(now: Self.start + .seconds(1)) == [.startConsumer(queues: ["jobs"], prefetch: 10)])
         let missing = AMQPError(.brokerClosed(replyCode: 404), operation: "consume", message: "no queue")
         #expect(machine.consumerFailed(missing, connectionUsable: true, now: Self.start + .seconds(1)) == [])
         let due = machine.nextDeadline!
-        #expect(machine.tick(now: due) == [.startConsumer(queue: "jobs", prefetch: 10)])
-        #expect(machine.consumerStarted(tag: "c2") == [], "no caller waits any more")
+        #expect(machine.tick(now: due) == [.startConsumer(queues: ["jobs"], prefetch: 10)])
+        #expect(machine.consumerStarted(tags: ["jobs": "c2"]) == [], "no caller waits any more")
         #expect(machine.consumerCancelledByBroker(tag: "c2", now: due) == [])
         #expect(!machine.isConsuming && machine.nextDeadline != nil)
+    }
+
+    @Test("several queues: the prefetch is shared, a broker cancel restarts only that queue, a close cancels them all")
+    func partitionedConsumer() {
+        var machine = Self.machine()
+        _ = machine.connected(now: Self.start)
+        let queues = ["jobs", "jobs.1", "jobs.2"]
+        #expect(machine.consumeRequested(queues: queues, prefetch: 500) == [.startConsumer(queues: queues, prefetch: 166)], "500 ÷ 3, rounded down")
+        #expect(machine.consumerStarted(tags: ["jobs": "c1", "jobs.1": "c2", "jobs.2": "c3"]) == [.answerConsume(nil)])
+        #expect(machine.isConsuming)
+        #expect(machine.consumerCancelledByBroker(tag: "c2", now: Self.start) == [])
+        #expect(!machine.isConsuming)
+        #expect(machine.tick(now: machine.nextDeadline!) == [.startConsumer(queues: ["jobs.1"], prefetch: 166)], "only the cancelled queue")
+        _ = machine.consumerStarted(tags: ["jobs.1": "c4"])
+        #expect(machine.isConsuming)
+        #expect(machine.closeRequested(now: Self.start, timeout: .seconds(5)) == [.cancelConsumer(tags: ["c1", "c4", "c3"])], "in the queues' order")
+        var tiny = Self.machine()
+        _ = tiny.connected(now: Self.start)
+        #expect(tiny.consumeRequested(queues: queues, prefetch: 2) == [.startConsumer(queues: queues, prefetch: 1)], "at least one each")
+        var duplicate = Self.machine()
+        _ = duplicate.connected(now: Self.start)
+        guard case .answerConsume(let error?) = duplicate.consumeRequested(queues: ["a", "a"], prefetch: 2).first else { Issue.record("a queue named twice was accepted"); return }
+        #expect(error.code == .invalidArgument)
     }
 
     @Test("a consume() whose first start fails tells its caller, and leaves no consumer behind")
     func consumeFails() {
         var machine = Self.machine()
         _ = machine.connected(now: Self.start)
-        _ = machine.consumeRequested(queue: "gone", prefetch: 1)
+        _ = machine.consumeRequested(queues: ["gone"], prefetch: 1)
         let missing = AMQPError(.brokerClosed(replyCode: 404), operation: "consume", message: "no queue")
         #expect(machine.consumerFailed(missing, connectionUsable: true, now: Self.start) == [.answerConsume(missing)])
         #expect(machine.consumer == nil)
-        guard case .answerConsume(let twice?) = machine.consumeRequested(queue: "a", prefetch: 1).first, twice.code == .invalidArgument else {
+        guard case .answerConsume(let twice?) = machine.consumeRequested(queues: ["a"], prefetch: 1).first, twice.code == .invalidArgument else {
             return  // started: fine, the first is gone
         }
         Issue.record("a second consumer was refused although the first is gone")
@@ -180,7 +203,7 @@ struct ConnectionStateMachineTests {
         var machine = Self.consuming()
         _ = machine.delivered(1)
         _ = machine.publishRequested(9, generation: nil)
-        #expect(machine.closeRequested(now: Self.start, timeout: .seconds(5)) == [.cancelConsumer(tag: "c1")])
+        #expect(machine.closeRequested(now: Self.start, timeout: .seconds(5)) == [.cancelConsumer(tags: ["c1"])])
         #expect(machine.consumerCancelled() == [.finishDeliveries])
         _ = machine.settleRequested(1, generation: 1, ack: true)
         guard case .resumePublish(10, .failure) = machine.publishRequested(10, generation: nil)[0] else { Issue.record("published while closing"); return }
