@@ -47,7 +47,8 @@ log.console = false
 log.file.level = warning
 cluster_partition_handling = pause_minority
 CONF
-  echo "[]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
+  # The random exchange (it ships with RabbitMQ) spreads jobs over partitions (topology.partitions).
+  echo "[rabbitmq_random_exchange]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
   install -m 400 "$state/cookie" "$HOME/.erlang.cookie"
   setsid rabbitmq-server > "$(dirname "$RABBITMQ_PID_FILE")/server.out" 2>&1 < /dev/null &
   if ! rabbitmqctl -q wait "$RABBITMQ_PID_FILE" --timeout 120 > /dev/null || ! rabbitmqctl -q await_startup > /dev/null; then

@@ -31,7 +31,8 @@ listeners.tcp.default = 127.0.0.1:$port
 log.console = false
 log.file.level = warning
 CONF
-  echo "[]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
+  # The random exchange (it ships with RabbitMQ) spreads jobs over partitions (topology.partitions).
+  echo "[rabbitmq_random_exchange]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
   # epmd outlives the node; remember whether this script started it, so stop ends only our own.
   local epmd_before
   epmd_before=$(pgrep -x epmd || true)

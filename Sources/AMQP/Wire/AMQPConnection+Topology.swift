@@ -15,8 +15,28 @@ extension AMQPConnection {
     }
 
     func declare(_ binding: AMQPBindingDeclaration) throws(AMQPError) {
-        try onTopologyChannel("bind queue \(binding.queue) to \(binding.exchange) with \"\(binding.routingKey)\"") { arena in
-            amqp_queue_bind(state, Self.topologyChannel, arena.bytes(binding.queue), arena.bytes(binding.exchange), arena.bytes(binding.routingKey), amqp_table_t(num_entries: 0, entries: nil))
+        try onTopologyChannel("bind \(binding.destinationType) \(binding.destinationName) to \(binding.exchange) with \"\(binding.routingKey)\"") { arena in
+            let none = amqp_table_t(num_entries: 0, entries: nil)
+            switch binding.destination {
+            case .queue(let queue):
+                _ = amqp_queue_bind(state, Self.topologyChannel, arena.bytes(queue), arena.bytes(binding.exchange), arena.bytes(binding.routingKey), none)
+            case .exchange(let destination):
+                _ = amqp_exchange_bind(state, Self.topologyChannel, arena.bytes(destination), arena.bytes(binding.exchange), arena.bytes(binding.routingKey), none)
+            }
+        }
+    }
+
+    /// Removes a binding; removing one that does not exist is not an error (the exchange and the
+    /// destination must exist).
+    func remove(_ binding: AMQPBindingDeclaration) throws(AMQPError) {
+        try onTopologyChannel("unbind \(binding.destinationType) \(binding.destinationName) from \(binding.exchange)") { arena in
+            let none = amqp_table_t(num_entries: 0, entries: nil)
+            switch binding.destination {
+            case .queue(let queue):
+                _ = amqp_queue_unbind(state, Self.topologyChannel, arena.bytes(queue), arena.bytes(binding.exchange), arena.bytes(binding.routingKey), none)
+            case .exchange(let destination):
+                _ = amqp_exchange_unbind(state, Self.topologyChannel, arena.bytes(destination), arena.bytes(binding.exchange), arena.bytes(binding.routingKey), none)
+            }
         }
     }
 

@@ -20,7 +20,7 @@ actor TopologyRepair {
         if let lastAttempt, now - lastAttempt < .seconds(5) { return }
         lastAttempt = now
         do {
-            try await amqp.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+            try await topology.declare(on: amqp)
             logger.warning("an exchange was missing; the topology was declared again")
         } catch {
             logger.error("an exchange is missing and declaring the topology failed", metadata: ["error": "\(error)"])

@@ -68,12 +68,12 @@ public final class WorkerService: Service {
         try await amqp.connect()
         if settings.worker.declareTopology {
             let topology = Topology(settings: settings.topology)
-            try await amqp.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+            try await topology.declare(on: amqp)
         }
-        let deliveries = try await amqp.consumeBatches(queue: settings.topology.jobsQueue, prefetch: UInt16(settings.worker.prefetch))
+        let deliveries = try await amqp.consumeBatches(queues: settings.topology.jobsQueueNames, prefetch: UInt16(settings.worker.prefetch))
         metrics.prefetch.record(settings.worker.prefetch)
         logger.notice("worker consuming", metadata: [
-            "queue": "\(settings.topology.jobsQueue)", "prefetch": "\(settings.worker.prefetch)",
+            "queue": "\(settings.topology.jobsQueueNames.joined(separator: ", "))", "prefetch": "\(settings.worker.prefetch)",
             "concurrency": "\(slots.limit)", "worker": "\(settings.worker.name)",
         ])
         try await withGracefulShutdownHandler {

@@ -20,7 +20,7 @@ extension Topology {
             },
             "bindings": bindings.map { binding in
                 [
-                    "source": binding.exchange, "vhost": virtualHost, "destination": binding.queue, "destination_type": "queue",
+                    "source": binding.exchange, "vhost": virtualHost, "destination": binding.destinationName, "destination_type": binding.destinationType,
                     "routing_key": binding.routingKey, "arguments": [String: Any](),
                 ] as [String: Any]
             },

@@ -5,6 +5,8 @@ public import WorkerConfiguration
 ///
 /// - jobs: direct exchange → quorum queue that dead-letters at-least-once (which needs
 ///   `x-overflow: reject-publish`) to the dead exchange, with a delivery limit against crash loops;
+///   with `partitions` N > 1, the direct exchange → an `x-random` exchange → N such queues, whose
+///   leaders RabbitMQ places on the least-loaded nodes;
 /// - retries: direct exchange → one queue per tier whose TTL dead-letters back to the jobs queue only;
 /// - dead letters: fanout exchange → queue;
 /// - results: topic exchange, with a queue bound to `result.#` so results are never unroutable.
@@ -15,26 +17,35 @@ public struct Topology: Sendable {
         self.settings = settings
     }
 
+    /// Whether jobs are spread over several queues.
+    public var isPartitioned: Bool { settings.partitions > 1 }
+
     public var exchanges: [AMQPExchangeDeclaration] {
-        [
+        var exchanges = [
             AMQPExchangeDeclaration(name: settings.jobsExchange, type: .direct),
             AMQPExchangeDeclaration(name: settings.retryExchange, type: .direct),
             AMQPExchangeDeclaration(name: settings.deadExchange, type: .fanout),
             AMQPExchangeDeclaration(name: settings.resultsExchange, type: .topic),
         ]
+        if isPartitioned { exchanges.insert(AMQPExchangeDeclaration(name: settings.jobsSpreadExchange, type: .random), at: 1) }
+        return exchanges
     }
 
     public var queues: [AMQPQueueDeclaration] {
-        var queues = [
-            AMQPQueueDeclaration(name: settings.jobsQueue, arguments: [
+        var queues = settings.jobsQueueNames.enumerated().map { index, name in
+            var arguments: [String: AMQPFieldValue] = [
                 "x-queue-type": .string("quorum"),
                 "x-dead-letter-exchange": .string(settings.deadExchange),
                 "x-dead-letter-strategy": .string("at-least-once"),
                 "x-overflow": .string("reject-publish"),
                 "x-delivery-limit": .int(Int64(settings.deliveryLimit)),
-            ]),
-            AMQPQueueDeclaration(name: settings.deadQueue, arguments: ["x-queue-type": .string("quorum")]),
-        ]
+            ]
+            // New partitions' leaders go to the node leading the fewest queues. The first keeps its
+            // arguments as they were (RabbitMQ refuses to redeclare a queue with different ones).
+            if index > 0 { arguments["x-queue-leader-locator"] = .string("balanced") }
+            return AMQPQueueDeclaration(name: name, arguments: arguments)
+        }
+        queues.append(AMQPQueueDeclaration(name: settings.deadQueue, arguments: ["x-queue-type": .string("quorum")]))
         for tier in settings.retryTiers {
             queues.append(AMQPQueueDeclaration(name: settings.retryQueueName(forTier: tier), arguments: [
                 "x-message-ttl": .int(Int64(tier.milliseconds)),
@@ -49,10 +60,14 @@ public struct Topology: Sendable {
     }
 
     public var bindings: [AMQPBindingDeclaration] {
-        var bindings = [
-            AMQPBindingDeclaration(queue: settings.jobsQueue, exchange: settings.jobsExchange, routingKey: settings.jobsRoutingKey),
-            AMQPBindingDeclaration(queue: settings.deadQueue, exchange: settings.deadExchange, routingKey: ""),
-        ]
+        var bindings = [AMQPBindingDeclaration]()
+        if isPartitioned {
+            bindings.append(AMQPBindingDeclaration(destination: .exchange(settings.jobsSpreadExchange), exchange: settings.jobsExchange, routingKey: settings.jobsRoutingKey))
+            bindings += settings.jobsQueueNames.map { AMQPBindingDeclaration(queue: $0, exchange: settings.jobsSpreadExchange, routingKey: "") }
+        } else {
+            bindings.append(directJobsBinding)
+        }
+        bindings.append(AMQPBindingDeclaration(queue: settings.deadQueue, exchange: settings.deadExchange, routingKey: ""))
         for tier in settings.retryTiers {
             bindings.append(AMQPBindingDeclaration(queue: settings.retryQueueName(forTier: tier), exchange: settings.retryExchange, routingKey: Self.routingKey(forTier: tier)))
         }
@@ -60,6 +75,29 @@ public struct Topology: Sendable {
             bindings.append(AMQPBindingDeclaration(queue: results, exchange: settings.resultsExchange, routingKey: "result.#"))
         }
         return bindings
+    }
+
+    /// Bindings an earlier configuration made that this one must remove: going from one jobs queue to
+    /// partitions, the direct binding would hand every job to the first partition a second time.
+    public var obsoleteBindings: [AMQPBindingDeclaration] {
+        isPartitioned ? [directJobsBinding] : []
+    }
+
+    private var directJobsBinding: AMQPBindingDeclaration {
+        AMQPBindingDeclaration(queue: settings.jobsQueue, exchange: settings.jobsExchange, routingKey: settings.jobsRoutingKey)
+    }
+
+    /// Declares everything (idempotent) and removes ``obsoleteBindings``. An `x-random` exchange the
+    /// broker does not know is reported as the plugin it needs.
+    public func declare(on amqp: AMQPClient) async throws {
+        do {
+            try await amqp.declare(exchanges: exchanges, queues: queues, bindings: bindings)
+        } catch let error as AMQPError where isPartitioned && "\(error)".contains("x-random") {
+            throw TopologyError(
+                "topology.partitions \(settings.partitions) needs RabbitMQ's random exchange: run `rabbitmq-plugins enable rabbitmq_random_exchange` on every node (\(error))"
+            )
+        }
+        for binding in obsoleteBindings { try await amqp.unbind(binding) }
     }
 
     /// The routing key of a retry tier on the retry exchange: the tier as the configuration writes it
@@ -74,5 +112,14 @@ extension Duration {
     var milliseconds: Int {
         let (seconds, attoseconds) = components
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}
+
+/// The topology cannot be declared as configured; the message says what to change.
+public struct TopologyError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }

@@ -106,7 +106,7 @@ struct FaultRun: Sendable {
         let client = AMQPClient(options: options, logger: WorkerHarness.quietLogger("declare"))
         try await client.connect()
         let topology = Topology(settings: harness.settings.topology)
-        try await client.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        try await topology.declare(on: client)
         await client.close()
     }
 

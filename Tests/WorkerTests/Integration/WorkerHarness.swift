@@ -86,7 +86,7 @@ struct WorkerHarness {
         let producer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("producer"))
         try await producer.connect()
         let topology = Topology(settings: settings.topology)
-        try await producer.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        try await topology.declare(on: producer)
         try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             for (index, body) in bodies.enumerated() {
                 if index >= 500, let outcome = try await group.next(), outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }
@@ -113,7 +113,7 @@ struct WorkerHarness {
         let consumer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("consumer"))
         try await consumer.connect()
         let topology = Topology(settings: settings.topology)
-        try await consumer.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        try await topology.declare(on: consumer)
         let deliveries = try await consumer.consume(queue: queue, prefetch: 1000)
         let inbox = Inbox()
         let reader = Task {
