@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark, figures only (never pass/fail). Writes docs/benchmarks/*.json, the
-# PNG plots, and regenerates docs/benchmarks.md. Takes about 15 minutes on 2 cores.
+# PNG plots, and regenerates docs/benchmarks.md. Takes about 20 minutes on 2 cores.
 #   JOBS=200000 CLIENT_COUNT=200000 scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +23,13 @@ echo "== the worker end to end"
 .build/release/apns-bench worker --count "${JOBS:-200000}" --output "$out" | tee "$out/worker.txt"
 echo "== where the worker's CPU goes (perf)"
 .build/release/apns-bench profile --count "${PROFILE_JOBS:-250000}" --output "$out" | tee "$out/profile.txt"
+echo "== one jobs queue against three partitions, on a three-node cluster"
+scripts/rabbitmq.sh stop
+rm -rf .scratch/cluster
+trap 'scripts/rabbitmq-cluster.sh stop; scripts/rabbitmq.sh stop' EXIT
+scripts/rabbitmq-cluster.sh start
+.build/release/apns-bench partitions --count "${PARTITION_JOBS:-60000}" --rounds 3 | tee "$out/partitions.txt"
+scripts/rabbitmq-cluster.sh stop
 /usr/bin/python3 scripts/plot-bench.py "$out"
 /usr/bin/python3 scripts/write-benchmarks-doc.py "$out" > docs/benchmarks.md
 echo "docs/benchmarks.md regenerated"

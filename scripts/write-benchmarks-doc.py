@@ -3,6 +3,8 @@
 import json
 import os
 import platform
+import re
+import statistics
 import sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "docs/benchmarks"
@@ -10,6 +12,43 @@ worker = json.load(open(os.path.join(folder, "worker.json")))
 client = json.load(open(os.path.join(folder, "client.json")))
 jwt = open(os.path.join(folder, "jwt.txt")).read().strip()
 profile = json.load(open(os.path.join(folder, "profile.json")))
+
+
+def partition_section(path):
+    """The partitioned-queues runs on the three-node cluster (`apns-bench partitions`), as a table of
+    medians per partition count; nothing when the file is missing."""
+    if not os.path.exists(path):
+        return []
+    pattern = re.compile(r"round (\d+), (\d+) partition\(s\): (\d+) jobs/s; CPU µs per job: broker (\d+) \((.*)\); leaders: (.*)")
+    runs = {}
+    for line in open(path):
+        match = pattern.match(line.strip())
+        if not match:
+            continue
+        parts = dict((name, float(value)) for name, value in (item.rsplit(" ", 1) for item in match.group(5).split(", ")))
+        runs.setdefault(int(match.group(2)), []).append((float(match.group(3)), float(match.group(4)), parts, match.group(6)))
+    if not runs:
+        return []
+    lines = [
+        "## Partitioned jobs queues on a three-node cluster (`apns-bench partitions`)",
+        "",
+        "The same jobs through one jobs queue and through three (`topology.partitions: 3`), on the local",
+        "three-node cluster (`scripts/rabbitmq-cluster.sh`: all three nodes on these two cores), three worker",
+        "processes each connected to another node first. Broker CPU is the three nodes together; each node",
+        "holds a replica of every quorum queue. Medians over the rounds; the capacity arithmetic built on",
+        "these figures is in docs/operations.md.",
+        "",
+        "| partitions | rounds | jobs/s | broker CPU µs per job | per node (rabbit1 / 2 / 3) | worker CPU µs per job | leaders |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for partitions in sorted(runs):
+        rows = runs[partitions]
+        nodes = " / ".join(f"{statistics.median(r[2].get(f'rabbit{n}', 0) for r in rows):.0f}" for n in (1, 2, 3))
+        lines.append(
+            f"| {partitions} | {len(rows)} | {statistics.median(r[0] for r in rows):,.0f} | {statistics.median(r[1] for r in rows):.0f} | {nodes} "
+            f"| {statistics.median(r[2].get('worker', 0) for r in rows):.0f} | {rows[-1][3]} |"
+        )
+    return lines + [""]
 
 
 def rate(run):
@@ -211,6 +250,9 @@ lines += [
     "",
     f"Client ÷ h2load: **{client['ratioOneConnection']:.2f}** on one connection (target ≥ 0.95), **{client.get('ratioFourConnections', float('nan')):.2f}** on four (target ≥ 0.90).",
     "",
+]
+lines += partition_section(os.path.join(folder, "partitions.txt"))
+lines += [
     "## Provider tokens (`apns-bench jwt`)",
     "",
     "```",
@@ -219,12 +261,12 @@ lines += [
     "",
     "## Reproduce",
     "",
-    "`make bench` (about 15 minutes), or single parts: `swift build -c release`, then",
+    "`make bench` (about 20 minutes), or single parts: `swift build -c release`, then",
     f"`.build/release/apns-bench worker --count 200000 --rounds {len(worker['rounds'])}`, `.build/release/apns-bench throughput --count 150000 --with-ceiling`",
     "(one limit, worker and ceiling run, with CPU per job), `.build/release/apns-bench client --count 200000 --rounds 3`,",
     "`.build/release/apns-bench latency --rate 5000 --with-broker`,",
     "`.build/release/apns-bench memory --in-flight 10000 [--connections 10]`, `.build/release/apns-bench profile`,",
-    "`.build/release/apns-bench jwt`. Plots:",
+    "`.build/release/apns-bench jwt`, and with `scripts/rabbitmq-cluster.sh start`, `.build/release/apns-bench partitions`. Plots:",
     "`/usr/bin/python3 scripts/plot-bench.py docs/benchmarks`.",
     "",
     "How the client got to its figures is in docs/decisions.md and the commit history.",

@@ -19,6 +19,7 @@ let usage = """
            apns-bench memory [--in-flight N] [--connections C]
            apns-bench profile [--count N] [--seconds S] [--output DIR]
            apns-bench latency [--rate R] [--seconds S] [--prefetch P] [--with-broker]
+           apns-bench partitions [--count N] [--partitions 1,3] [--workers W] [--rounds R]   (needs scripts/rabbitmq-cluster.sh start)
     Run from the repository root with the test broker up (scripts/rabbitmq.sh start; eval "$(scripts/rabbitmq.sh env)").
 
     """
@@ -104,6 +105,23 @@ case "memory":
         mockArguments: ["--faults", #"{"latency":{"fixed":{"milliseconds":2000}}}"#]
     )
     print(String(format: "%d jobs in flight, %d APNs connections: worker peak RSS %.1f MiB", inFlight, connections, run.peakRSSMiB ?? 0))
+case "partitions":
+    // One jobs queue against several, on the local three-node cluster (scripts/rabbitmq-cluster.sh start).
+    let benchmark = PartitionBenchmark(
+        count: Int(option("--count", default: "60000"))!, workers: Int(option("--workers", default: "3"))!, prefetch: Int(option("--prefetch", default: "500"))!
+    )
+    let counts = option("--partitions", default: "1,3").split(separator: ",").compactMap { Int($0) }
+    for round in 1...Int(option("--rounds", default: "3"))! {
+        for partitions in counts {
+            let run = try await benchmark.run(partitions: partitions)
+            let leaders = run.leaders.sorted { $0.key < $1.key }.map { "\($0.value.split(separator: "@").first ?? "?")" }.joined(separator: ", ")
+            let broker = run.throughput.cpuMicrosecondsPerJob.filter { $0.key.hasPrefix("rabbit") }.values.reduce(0, +)
+            print(String(
+                format: "round %d, %d partition(s): %.0f jobs/s; CPU µs per job: broker %.0f (%@); leaders: %@", round, partitions, run.throughput.rate, broker,
+                WorkerBenchmark.describe(run.throughput.cpuMicrosecondsPerJob), leaders
+            ))
+        }
+    }
 case "client-only":
     // Drives an already running mock (for profiling the client alone).
     let result = try await ClientBenchmark(count: Int(option("--count", default: "100000"))!, payload: ClientComparison.payload, deviceToken: ClientComparison.deviceToken)

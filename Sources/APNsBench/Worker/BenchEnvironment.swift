@@ -13,9 +13,11 @@ struct BenchEnvironment {
     let prefix: String
     var settings: WorkerSettings
 
-    init(prefetch: Int, connections: Int, mockArguments: [String] = []) throws {
+    /// `urls`: the broker's nodes (the test broker's by default).
+    init(prefetch: Int, connections: Int, mockArguments: [String] = [], urls: [String]? = nil) throws {
         let port = ProcessInfo.processInfo.environment["APNS_RABBITMQ_PORT"] ?? "5673"
-        brokerURL = "amqp://guest:guest@127.0.0.1:\(port)/"
+        let urls = urls ?? ["amqp://guest:guest@127.0.0.1:\(port)/"]
+        brokerURL = urls[0]
         // One event loop: the mock stands in for Apple's servers, which have cores of their own; on the
         // two shared here a second loop only adds wake-ups and preemption to what is measured.
         mock = try MockProcess(arguments: ["--threads", "1"] + mockArguments)
@@ -23,7 +25,7 @@ struct BenchEnvironment {
         var settings = WorkerSettings()
         settings.worker.name = "bench"
         settings.worker.prefetch = prefetch
-        settings.amqp.urls = [brokerURL]
+        settings.amqp.urls = urls
         for keyPath: WritableKeyPath<TopologySection, String> in [\.jobsExchange, \.jobsQueue, \.retryExchange, \.deadExchange, \.deadQueue, \.resultsExchange] {
             settings.topology[keyPath: keyPath] = prefix + settings.topology[keyPath: keyPath]
         }
@@ -44,7 +46,7 @@ struct BenchEnvironment {
         let client = AMQPClient(options: try settings.amqp.clientOptions(), logger: logger)
         try await client.connect()
         let topology = Topology(settings: settings.topology)
-        try await client.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
+        try await topology.declare(on: client)
         return client
     }
 

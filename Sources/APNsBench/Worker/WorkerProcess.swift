@@ -63,10 +63,11 @@ final class WorkerProcess {
         let topology = settings.topology
         return """
             worker: {name: bench, prefetch: \(settings.worker.prefetch), declare_topology: true}
-            amqp: {urls: ["\(settings.amqp.urls[0])"]}
+            amqp: {urls: [\(settings.amqp.urls.map { "\"\($0)\"" }.joined(separator: ", "))]}
             topology:
               jobs_exchange: \(topology.jobsExchange)
               jobs_queue: \(topology.jobsQueue)
+              partitions: \(topology.partitions)
               retry_exchange: \(topology.retryExchange)
               retry_queue_prefix: \(topology.retryQueuePrefix)
               dead_exchange: \(topology.deadExchange)
