@@ -6,6 +6,9 @@
 #   scripts/rabbitmq-cluster.sh kill N | stop-node N | restart N | ctl N ARGS...
 # `kill` is kill -9 of node N; `stop-node` stops it cleanly; `restart` starts it again (it rejoins the
 # cluster from its own state). `env` prints APNS_TEST_AMQP_URLS (the three nodes, comma-separated).
+# with_node exports a node's settings inside a subshell on purpose (nodes never share them), and the
+# functions it runs read them there: SC2030/SC2031 warn about exactly that.
+# shellcheck disable=SC2030,SC2031
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 state=${APNS_CLUSTER_DIR:-$root/.scratch/cluster}
@@ -29,8 +32,9 @@ with_node() {
     export RABBITMQ_PID_FILE=$dir/rabbitmq.pid
     export RABBITMQ_CONFIG_FILE=$dir/rabbitmq.conf
     export RABBITMQ_ENABLED_PLUGINS_FILE=$dir/enabled_plugins
-    export RABBITMQ_NODE_PORT=$(port_of "$n")
-    export RABBITMQ_DIST_PORT=$((20000 + $(port_of "$n")))
+    RABBITMQ_NODE_PORT=$(port_of "$n")
+    export RABBITMQ_NODE_PORT
+    export RABBITMQ_DIST_PORT=$((20000 + RABBITMQ_NODE_PORT))
     "$@"
   )
 }

@@ -43,8 +43,14 @@ enum FaultCatalog {
         ("cluster-fleet", clusterFleet),
     ]
 
-    /// Whether the cluster tier runs.
-    static var isCluster: Bool { ProcessInfo.processInfo.environment["APNS_FAULTS"] == "cluster" }
+    /// Whether a cluster runs (`APNS_FAULTS=cluster`, or `cluster-quick` for `make test`'s subset).
+    static var isCluster: Bool { ["cluster", "cluster-quick"].contains(ProcessInfo.processInfo.environment["APNS_FAULTS"]) }
+
+    /// Whether only the cluster tier's quick subset runs (`make test`, after the rest of the suite).
+    static var isClusterQuick: Bool { ProcessInfo.processInfo.environment["APNS_FAULTS"] == "cluster-quick" }
+
+    /// The cluster scenario `make test` runs: the leader's loss, the defect the tier was written for.
+    static let clusterQuickNames = ["cluster-leader-kill"]
 
     static var clusterNames: [String] { clusterBuilders.map(\.name) }
 

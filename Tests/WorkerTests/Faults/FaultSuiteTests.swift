@@ -24,9 +24,14 @@ struct FaultSuiteTests {
         try await check(FaultCatalog.scenario(named: name), record: true)
     }
 
-    @Test("the cluster tier (APNS_FAULTS=cluster)", .enabled(if: FaultCatalog.isCluster), .timeLimit(.minutes(6)), arguments: FaultCatalog.selected(FaultCatalog.clusterNames))
+    @Test("the cluster tier (APNS_FAULTS=cluster)", .enabled(if: FaultCatalog.isCluster && !FaultCatalog.isClusterQuick), .timeLimit(.minutes(6)), arguments: FaultCatalog.selected(FaultCatalog.clusterNames))
     func cluster(_ name: String) async throws {
         try await check(FaultCatalog.scenario(named: name), record: true)
+    }
+
+    @Test("the cluster tier's quick subset (APNS_FAULTS=cluster-quick, in make test)", .enabled(if: FaultCatalog.isClusterQuick), .timeLimit(.minutes(4)), arguments: FaultCatalog.clusterQuickNames)
+    func clusterQuick(_ name: String) async throws {
+        try await check(FaultCatalog.scenario(named: name), record: false)
     }
 
     private func check(_ scenario: FaultScenario, record: Bool) async throws {
