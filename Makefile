@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test demo bench faults faults-cluster fuzz sanitize mock fixtures clean
+.PHONY: deps build test demo bench faults faults-cluster containers fuzz sanitize mock fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -32,6 +32,12 @@ faults: deps
 ## restarted under load; rows in docs/reliability.md (scripts/faults-cluster.sh).
 faults-cluster: deps
 	scripts/faults-cluster.sh
+
+## The images of docker/Dockerfile built (on local base images made from Debian packages) and run as a
+## fleet on the host's network: a three-node cluster, the mock, three workers; one stopped with SIGTERM
+## mid-load; every result checked; non-root and read-only checked (scripts/containers.sh).
+containers: deps
+	scripts/containers.sh
 
 ## libFuzzer (with AddressSanitizer) on the job decoder, the mock's validation and AMQP header decoding,
 ## FUZZ_SECONDS each (default 120) from the committed seeds; a crash fails it (see scripts/fuzz.sh).

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Entry point of the local RabbitMQ image (scripts/container-images.sh: Debian's rabbitmq-server on
+# bookworm-slim), for a cluster of such containers on host networking (docker/compose.host.yaml).
+# Everything comes from the environment; the state lives under $HOME (a tmpfs: the root filesystem is
+# read-only):
+#   RABBITMQ_NODENAME      rabbit1@localhost           this node
+#   RABBITMQ_NODE_PORT     5771                        AMQP, on 127.0.0.1 only
+#   RABBITMQ_DIST_PORT     25771                       Erlang distribution (read by rabbitmq-server itself)
+#   RABBITMQ_CLUSTER_NODES "rabbit1@localhost …"       the nodes that form the cluster at first start
+#   RABBITMQ_COOKIE_FILE   /run/secrets/erlang-cookie  the shared Erlang cookie
+#   ERL_EPMD_PORT, ERL_EPMD_ADDRESS                    the port mapper all nodes share (read by Erlang)
+set -eu
+state=$HOME
+export RABBITMQ_MNESIA_BASE="$state/mnesia" RABBITMQ_LOG_BASE="$state/log" \
+  RABBITMQ_CONFIG_FILE="$state/rabbitmq.conf" RABBITMQ_ENABLED_PLUGINS_FILE="$state/enabled_plugins" \
+  RABBITMQ_PID_FILE="$state/rabbitmq.pid"
+mkdir -p "$RABBITMQ_MNESIA_BASE" "$RABBITMQ_LOG_BASE"
+{
+  echo "listeners.tcp.default = 127.0.0.1:${RABBITMQ_NODE_PORT:?}"
+  echo "log.console = true"
+  echo "log.console.level = warning"
+  echo "log.file = false"
+  echo "cluster_partition_handling = pause_minority"
+  if [ -n "${RABBITMQ_CLUSTER_NODES:-}" ]; then
+    echo "cluster_formation.peer_discovery_backend = classic_config"
+    index=1
+    for node in $RABBITMQ_CLUSTER_NODES; do
+      echo "cluster_formation.classic_config.nodes.$index = $node"
+      index=$((index + 1))
+    done
+  fi
+} > "$RABBITMQ_CONFIG_FILE"
+# The random exchange spreads jobs over partitioned queues (topology.partitions).
+echo "[rabbitmq_random_exchange]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
+if [ -n "${RABBITMQ_COOKIE_FILE:-}" ]; then
+  cp "$RABBITMQ_COOKIE_FILE" "$HOME/.erlang.cookie"
+  chmod 400 "$HOME/.erlang.cookie"
+fi
+# The server itself, not Debian's /usr/sbin wrapper (it writes a startup log under /var/log).
+exec /usr/lib/rabbitmq/bin/rabbitmq-server "$@"

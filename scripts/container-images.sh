@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Local stand-ins for the base images docker/Dockerfile and docker/compose.host.yaml name, built from
+# Debian packages only: this machine reaches Debian's archive but no image registry. Each is built
+# once and kept (delete it with `docker rmi` to rebuild):
+#   debian:bookworm-slim                 debootstrap --variant=minbase, imported (the Dockerfile's RUNTIME_IMAGE)
+#   apns-local/swift:6-bookworm          that + /opt/swift (this machine's toolchain) + its build deps, and
+#                                        the local package copies with the git rule that points GitHub at
+#                                        them (SwiftPM resolves Package.swift's dependencies through it)
+#   apns-local/rabbitmq:3.10-bookworm    that + Debian's rabbitmq-server, configured from the environment
+# The real Dockerfile builds unchanged: `--build-arg SWIFT_IMAGE=apns-local/swift:6-bookworm`.
+#   scripts/container-images.sh          (needs a running dockerd; scripts/containers.sh starts one)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# Debian's client: it builds with the engine's own BuildKit (a newer client without buildx refuses).
+# Builds use the host network: the engine runs without a bridge (dockerd --bridge=none).
+docker=/usr/bin/docker
+export DOCKER_BUILDKIT=1
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+swift_root=${SWIFT_ROOT:-/opt/swift}
+packages_root=${SWIFT_PACKAGES:-/opt/swift-packages}
+
+have() { $docker image inspect "$1" > /dev/null 2>&1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if ! have debian:bookworm-slim; then
+  echo "container-images: debian:bookworm-slim from debootstrap ($mirror)"
+  root=$work/rootfs
+  debootstrap --variant=minbase bookworm "$root" "$mirror" > "$work/debootstrap.log" 2>&1 \
+    || { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
+  # What the official slim image leaves out, now and in every later install: package lists, apt's
+  # caches, docs, man pages and translations (the same dpkg and apt settings it ships).
+  cat > "$root/etc/dpkg/dpkg.cfg.d/docker" <<'CONF'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/groff/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/lintian/*
+path-exclude /usr/share/linda/*
+path-exclude /usr/share/locale/*
+CONF
+  cat > "$root/etc/apt/apt.conf.d/docker-clean" <<'CONF'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+CONF
+  chroot "$root" apt-get clean
+  rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/usr/share/doc/* "$root"/usr/share/man/* \
+    "$root"/usr/share/locale/* "$root"/var/log/*.log
+  # Like the official image: no service starts when a package is installed.
+  printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
+  chmod +x "$root/usr/sbin/policy-rc.d"
+  tar -C "$root" -c . | $docker import --change 'CMD ["bash"]' - debian:bookworm-slim > /dev/null
+fi
+
+if ! have apns-local/swift:6-bookworm; then
+  echo "container-images: apns-local/swift:6-bookworm from $swift_root"
+  mkdir -p "$work/swift"
+  # Hard links: the context is sent to the engine, not copied twice on disk.
+  cp -al "$swift_root" "$work/swift/toolchain" 2> /dev/null || cp -a "$swift_root" "$work/swift/toolchain"
+  cp -al "$packages_root" "$work/swift/packages" 2> /dev/null || cp -a "$packages_root" "$work/swift/packages"
+  cat > "$work/swift/Dockerfile" <<'DOCKERFILE'
+FROM debian:bookworm-slim
+# What the Swift toolchain needs at build time on bookworm (swift.org's Dockerfile for bookworm).
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      binutils ca-certificates git gnupg2 libc6-dev libcurl4-openssl-dev libedit2 libgcc-12-dev \
+      libpython3-dev libsqlite3-0 libstdc++-12-dev libxml2-dev libncurses-dev libz3-dev pkg-config \
+      tzdata unzip zlib1g-dev \
+ && rm -rf /var/lib/apt/lists/*
+COPY toolchain /opt/swift
+COPY packages /opt/swift-packages
+# The rule this machine's git has: GitHub addresses resolve to the local package copies.
+RUN git config --system url./opt/swift-packages/.insteadOf https://github.com/ \
+ && git config --system --add url./opt/swift-packages/.insteadOf git@github.com: \
+ && git config --system --add safe.directory '*'
+ENV PATH=/opt/swift/usr/bin:$PATH
+DOCKERFILE
+  $docker build -q --network host -t apns-local/swift:6-bookworm "$work/swift" > /dev/null
+fi
+
+if ! have apns-local/rabbitmq:3.10-bookworm; then
+  echo "container-images: apns-local/rabbitmq:3.10-bookworm from Debian's rabbitmq-server"
+  mkdir -p "$work/rabbitmq"
+  cp docker/rabbitmq-entrypoint.sh "$work/rabbitmq/entrypoint.sh"
+  cat > "$work/rabbitmq/Dockerfile" <<'DOCKERFILE'
+FROM debian:bookworm-slim
+# The user the package would make, with fixed ids, so compose can give it its tmpfs (uid=999).
+RUN groupadd --system --gid 999 rabbitmq \
+ && useradd --system --uid 999 --gid 999 --home-dir /var/lib/rabbitmq --no-create-home --shell /bin/false rabbitmq \
+ && apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends rabbitmq-server \
+ && rm -rf /var/lib/apt/lists/*
+COPY --chmod=0755 entrypoint.sh /usr/local/bin/rabbitmq-entrypoint
+# RabbitMQ's own scripts first: Debian's /usr/sbin wrappers write logs under /var/log (read-only here).
+ENV PATH=/usr/lib/rabbitmq/bin:$PATH
+# Debian's package made this user; its home (/var/lib/rabbitmq) holds the cookie and the node's state.
+USER rabbitmq
+ENTRYPOINT ["rabbitmq-entrypoint"]
+DOCKERFILE
+  $docker build -q --network host -t apns-local/rabbitmq:3.10-bookworm "$work/rabbitmq" > /dev/null
+fi
+
+$docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^(debian:bookworm-slim|apns-local/)' | sort
