@@ -23,10 +23,11 @@ struct DeclareCommand: AsyncParsableCommand {
         let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: Logger(label: "apns.declare"))
         let topology = Topology(settings: settings.topology)
         try await amqp.connect()
-        try await topology.declare(on: amqp)
+        let warnings = try await topology.declare(on: amqp)
         await amqp.close()
         for exchange in topology.exchanges { print("exchange \(exchange.name) (\(exchange.type.rawValue))") }
         for queue in topology.queues { print("queue    \(queue.name)") }
         for binding in topology.bindings { print("binding  \(binding.exchange) -[\(binding.routingKey)]-> \(binding.destinationName)") }
+        for warning in warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
     }
 }

@@ -62,6 +62,11 @@ public final class AMQPClient: Sendable {
         try await topology(.declare(exchanges: exchanges, queues: queues, bindings: bindings))
     }
 
+    /// Throws (a 404 ``AMQPError``) unless queue `name` exists; changes nothing (a passive declare).
+    public func checkQueue(_ name: String) async throws {
+        try await topology(.checkQueue(name))
+    }
+
     /// Removes a binding (a no-op when it does not exist; its exchange and destination must).
     public func unbind(_ binding: AMQPBindingDeclaration) async throws {
         try await topology(.unbind(binding))

@@ -2,6 +2,7 @@
 enum TopologyRequest: Sendable {
     case declare(exchanges: [AMQPExchangeDeclaration], queues: [AMQPQueueDeclaration], bindings: [AMQPBindingDeclaration])
     case unbind(AMQPBindingDeclaration)
+    case checkQueue(String)
     case deleteQueue(String)
     case deleteExchange(String)
     case purgeQueue(String)
@@ -9,6 +10,7 @@ enum TopologyRequest: Sendable {
     var operation: String {
         switch self {
         case .declare: "declare topology"
+        case .checkQueue(let name): "find queue \(name)"
         case .unbind(let binding): "unbind \(binding.destinationName) from \(binding.exchange)"
         case .deleteQueue(let name): "delete queue \(name)"
         case .deleteExchange(let name): "delete exchange \(name)"

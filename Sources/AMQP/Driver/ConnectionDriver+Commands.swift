@@ -69,6 +69,7 @@ extension ConnectionDriver {
                 for queue in queues { try connection.declare(queue) }
                 for binding in bindings { try connection.declare(binding) }
             case .unbind(let binding): try connection.remove(binding)
+            case .checkQueue(let name): try connection.declare(AMQPQueueDeclaration(name: name), passive: true)
             case .deleteQueue(let name): try connection.deleteQueue(name)
             case .deleteExchange(let name): try connection.deleteExchange(name)
             case .purgeQueue(let name): try connection.purgeQueue(name)

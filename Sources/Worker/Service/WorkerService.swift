@@ -68,7 +68,7 @@ public final class WorkerService: Service {
         try await amqp.connect()
         if settings.worker.declareTopology {
             let topology = Topology(settings: settings.topology)
-            try await topology.declare(on: amqp)
+            for warning in try await topology.declare(on: amqp) { logger.warning("\(warning)") }
         }
         let deliveries = try await amqp.consumeBatches(queues: settings.topology.jobsQueueNames, prefetch: UInt16(settings.worker.prefetch))
         metrics.prefetch.record(settings.worker.prefetch)

@@ -7,7 +7,8 @@ public import WorkerConfiguration
 ///   `x-overflow: reject-publish`) to the dead exchange, with a delivery limit against crash loops;
 ///   with `partitions` N > 1, the direct exchange → an `x-random` exchange → N such queues, whose
 ///   leaders RabbitMQ places on the least-loaded nodes;
-/// - retries: direct exchange → one queue per tier whose TTL dead-letters back to the jobs queue only;
+/// - retries: direct exchange → one quorum queue per tier whose TTL dead-letters (at-least-once) back to
+///   the jobs queue only: a classic queue would be gone while its node is down, and every retry with it;
 /// - dead letters: fanout exchange → queue;
 /// - results: topic exchange, with a queue bound to `result.#` so results are never unroutable.
 public struct Topology: Sendable {
@@ -46,17 +47,25 @@ public struct Topology: Sendable {
             return AMQPQueueDeclaration(name: name, arguments: arguments)
         }
         queues.append(AMQPQueueDeclaration(name: settings.deadQueue, arguments: ["x-queue-type": .string("quorum")]))
-        for tier in settings.retryTiers {
-            queues.append(AMQPQueueDeclaration(name: settings.retryQueueName(forTier: tier), arguments: [
-                "x-message-ttl": .int(Int64(tier.milliseconds)),
-                "x-dead-letter-exchange": .string(""),
-                "x-dead-letter-routing-key": .string(settings.jobsQueue),
-            ]))
-        }
+        queues += retryQueues
         if let results = settings.resultsQueue {
             queues.append(AMQPQueueDeclaration(name: results, arguments: ["x-queue-type": .string("quorum")]))
         }
         return queues
+    }
+
+    /// One quorum queue per retry tier (RabbitMQ 3.10 and later expire messages in quorum queues).
+    public var retryQueues: [AMQPQueueDeclaration] {
+        settings.retryTiers.map { tier in
+            AMQPQueueDeclaration(name: settings.retryQueueName(forTier: tier), arguments: [
+                "x-queue-type": .string("quorum"),
+                "x-message-ttl": .int(Int64(tier.milliseconds)),
+                "x-dead-letter-exchange": .string(""),
+                "x-dead-letter-routing-key": .string(settings.jobsQueue),
+                "x-dead-letter-strategy": .string("at-least-once"),
+                "x-overflow": .string("reject-publish"),
+            ])
+        }
     }
 
     public var bindings: [AMQPBindingDeclaration] {
@@ -89,15 +98,36 @@ public struct Topology: Sendable {
 
     /// Declares everything (idempotent) and removes ``obsoleteBindings``. An `x-random` exchange the
     /// broker does not know is reported as the plugin it needs.
-    public func declare(on amqp: AMQPClient) async throws {
+    ///
+    /// A retry tier that an earlier version declared as a classic queue cannot be redeclared as a
+    /// quorum queue (RabbitMQ answers 406): it is kept as it is, and the returned warnings say so and
+    /// how to migrate it. Everything else that fails throws.
+    @discardableResult
+    public func declare(on amqp: AMQPClient) async throws -> [String] {
+        let retryNames = Set(retryQueues.map(\.name))
         do {
-            try await amqp.declare(exchanges: exchanges, queues: queues, bindings: bindings)
+            try await amqp.declare(exchanges: exchanges, queues: queues.filter { !retryNames.contains($0.name) })
         } catch let error as AMQPError where isPartitioned && "\(error)".contains("x-random") {
             throw TopologyError(
                 "topology.partitions \(settings.partitions) needs RabbitMQ's random exchange: run `rabbitmq-plugins enable rabbitmq_random_exchange` on every node (\(error))"
             )
         }
+        var warnings: [String] = []
+        for queue in retryQueues {
+            do {
+                try await amqp.declare(queues: [queue])
+            } catch let error as AMQPError where error.code == .brokerClosed(replyCode: 406) {
+                try await amqp.checkQueue(queue.name)
+                warnings.append(
+                    "retry tier queue \(queue.name) exists as a classic queue (an earlier version declared it so): while its node is down, "
+                        + "retries to it come back unroutable and wait in the jobs queue. To make it a quorum queue, let it empty, delete it "
+                        + "and run `apns-worker declare` (\(error))"
+                )
+            }
+        }
+        try await amqp.declare(bindings: bindings)
         for binding in obsoleteBindings { try await amqp.unbind(binding) }
+        return warnings
     }
 
     /// The routing key of a retry tier on the retry exchange: the tier as the configuration writes it

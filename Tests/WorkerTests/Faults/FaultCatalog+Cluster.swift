@@ -76,6 +76,47 @@ extension FaultCatalog {
         return scenario
     }
 
+    @Sendable static func clusterRetriesAndDeadLetters() -> FaultScenario {
+        let kinds: [JobFactory.Kind] = [.tooLarge, .wrongType, .notJSON, .unknownTopic]
+        var jobs = FaultJob.alerts("tiers", count: 2000)
+        for index in 0..<200 { jobs.insert(FaultJob.kind(kinds[index % kinds.count], id: "tiers-poison-\(index)"), at: index * 10) }
+        var scenario = FaultScenario(
+            name: "cluster-retries-dead-letters",
+            summary: "2,200 jobs on a three-node cluster: APNs answers a fifth of all requests 503 (so jobs travel through the retry tiers) and 200 jobs are poison (dead letters). At 500 accepted pushes the node leading every queue, the retry tiers' and the dead-letter queue's included, gets `kill -9`, and is restarted 5 s later. Every retried job comes back and is delivered, every dead letter arrives intact.",
+            jobs: jobs
+        )
+        scenario.cluster = true
+        scenario.timeout = .seconds(240)
+        scenario.settings = {
+            $0.worker.maxAttempts = 10
+            $0.topology.retryTiers = [.milliseconds(500), .seconds(1), .seconds(2)]
+        }
+        scenario.mock = {
+            $0.faults.latency = .fixed(milliseconds: 100)
+            $0.faults.errorRate = 0.2
+            $0.faults.errorStatus = 503
+        }
+        scenario.maximumDuplicateResults = 200
+        scenario.maximumDuplicateAPNsIDs = 200
+        scenario.maximumRequests = { $0.scenario.jobs.count * 2 + 200 }
+        scenario.action = { run in
+            try await run.waitForAccepted(500)
+            try await run.cluster("kill", "1")
+            try await Task.sleep(for: .seconds(5))
+            try await run.cluster("restart", "1")
+        }
+        scenario.checks = { outcome in
+            var problems = noNackTreatedAsUnroutable(outcome)
+            if !outcome.finalResults.values.contains(where: { $0.attempts > 1 }) { problems.append("no job went through a retry tier") }
+            return problems
+        }
+        scenario.notes = { outcome in
+            let retried = outcome.finalResults.values.filter { $0.attempts > 1 }.count
+            return "\(retried) jobs retried (up to \(outcome.finalResults.values.map(\.attempts).max() ?? 0) attempts), \(outcome.workerDeadLetters.count) dead letters"
+        }
+        return scenario
+    }
+
     @Sendable static func clusterFleet() -> FaultScenario {
         var scenario = FaultScenario(
             name: "cluster-fleet",

@@ -40,6 +40,7 @@ enum FaultCatalog {
         ("cluster-leader-kill", clusterLeaderKill),
         ("cluster-node-stop", clusterNodeStop),
         ("cluster-rolling-restart", clusterRollingRestart),
+        ("cluster-retries-dead-letters", clusterRetriesAndDeadLetters),
         ("cluster-fleet", clusterFleet),
     ]
 

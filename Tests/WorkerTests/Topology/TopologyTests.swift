@@ -23,6 +23,8 @@ struct TopologyTests {
         #expect(tiers.map(\.name) == ["apns.retry.5s", "apns.retry.30s", "apns.retry.2m", "apns.retry.10m"])
         #expect(tiers.map { $0.arguments["x-message-ttl"] } == [.int(5000), .int(30000), .int(120_000), .int(600_000)])
         #expect(tiers.allSatisfy { $0.arguments["x-dead-letter-exchange"] == .string("") && $0.arguments["x-dead-letter-routing-key"] == .string("apns.jobs") })
+        #expect(tiers.allSatisfy { $0.arguments["x-queue-type"] == .string("quorum") }, "a classic tier is gone while its node is down")
+        #expect(tiers.allSatisfy { $0.arguments["x-dead-letter-strategy"] == .string("at-least-once") && $0.arguments["x-overflow"] == .string("reject-publish") })
         #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.results", exchange: "apns.results", routingKey: "result.#")))
         #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.jobs", exchange: "apns.jobs", routingKey: "send")))
     }
@@ -31,6 +33,24 @@ struct TopologyTests {
     func committedDefinitions() throws {
         let committed = try Data(contentsOf: Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/rabbitmq/definitions.json"))
         #expect(Array(committed) == topology.definitions())
+    }
+
+    @Test("a retry tier an earlier version declared as a classic queue is kept, with a warning that says how to migrate it")
+    func classicRetryTierFromAnEarlierVersion() async throws {
+        let harness = try await WorkerHarness.make()
+        let topology = Topology(settings: harness.settings.topology)
+        let client = try await FaultRun.client(of: harness, name: "migration")
+        let old = try #require(topology.retryQueues.first)
+        try await client.declare(queues: [AMQPQueueDeclaration(name: old.name, arguments: [
+            "x-message-ttl": old.arguments["x-message-ttl"]!, "x-dead-letter-exchange": .string(""),
+            "x-dead-letter-routing-key": .string(harness.settings.topology.jobsQueue),
+        ])])
+        let warnings = try await topology.declare(on: client)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("\(old.name) exists as a classic queue") == true)
+        #expect(try await topology.declare(on: client).count == 1, "declaring again changes nothing")
+        await client.close()
+        await harness.tearDown()
     }
 
     @Test("the definitions import into RabbitMQ, and the worker's own declarations then match them exactly")
