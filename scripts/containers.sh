@@ -106,6 +106,12 @@ for service in mock-apns worker1 worker2 worker3 rabbit1 rabbit2 rabbit3; do
   echo "$service: uid $uid, read-only root (a write to / fails)"
 done
 
+# Apple's servers chain to this root since 2025: the image's trust store (ca-certificates) must have it.
+$docker run --rm --network none --read-only --entrypoint /bin/sh apns-worker:dev \
+  -c 'test -s /etc/ssl/certs/USERTrust_RSA_Certification_Authority.pem' \
+  || { echo "containers: the worker image's trust store lacks USERTrust RSA Certification Authority" >&2; exit 1; }
+echo "worker image trusts USERTrust RSA Certification Authority (Apple's root since 2025)"
+
 echo "== $jobs jobs; worker3 gets SIGTERM mid-load"
 /usr/bin/python3 scripts/containers-check.py jobs "$jobs" "$out/jobs.jsonl"
 $docker run --rm --network host --read-only --user 10001:10001 \

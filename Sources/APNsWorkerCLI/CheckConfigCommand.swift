@@ -18,6 +18,9 @@ struct CheckConfigCommand: ParsableCommand {
             throw ExitCode(78)
         }
         let settings = try options.settings()
+        for warning in ConfigurationCheck.check(settings).warnings {
+            FileHandle.standardError.write(Data("warning: \(warning.path): \(warning.message)\n".utf8))
+        }
         print("configuration OK: \(settings.credentials.count) credential(s): \(settings.credentials.map(\.name).joined(separator: ", "))")
     }
 }

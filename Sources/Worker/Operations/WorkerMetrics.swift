@@ -1,4 +1,5 @@
 import CoreMetrics
+import Foundation
 import Metrics
 
 /// The worker's own metrics, in Prometheus naming, through swift-metrics.
@@ -31,6 +32,13 @@ struct WorkerMetrics: Sendable {
     /// Counts what one job's confirmed publications say: its result, a retry, a dead letter.
     func confirmed(_ publication: Publication) {
         publications.counter(for: publication.kind).increment()
+    }
+
+    /// When certificate credential `credential` expires (its certificate's `notAfter`), in seconds since
+    /// 1970: `… - time() < 30 * 86400` is the alert.
+    func credential(_ credential: String, certificateNotAfter: Date) {
+        Gauge(label: "apns_credential_certificate_expiry_timestamp_seconds", dimensions: [("credential", credential)])
+            .record(certificateNotAfter.timeIntervalSince1970)
     }
 
     /// 1 while `credential` is paused after APNs refused it, else 0.

@@ -44,6 +44,16 @@ public final class WorkerService: Service {
             broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger, metrics: metrics,
             onMissingExchange: onMissingExchange
         )
+        for entry in credentials.entries {
+            guard let notAfter = entry.certificateNotAfter else { continue }
+            metrics.credential(entry.settings.name, certificateNotAfter: notAfter)
+            let days = notAfter.timeIntervalSinceNow / 86_400
+            if days < ConfigurationCheck.certificateWarningWindow / 86_400 {
+                logger.warning("certificate credential expires soon", metadata: [
+                    "credential": "\(entry.settings.name)", "not_after": "\(notAfter)", "days_left": "\(Int(days.rounded(.down)))",
+                ])
+            }
+        }
     }
 
     /// Jobs being processed right now (started, not yet acked or requeued).

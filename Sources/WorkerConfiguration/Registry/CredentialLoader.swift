@@ -6,10 +6,19 @@ import TLS
 /// Turns one credential's settings into an authentication, reading and checking its files, and maps each
 /// failure to the key whose file or value caused it.
 enum CredentialLoader {
-    static func authentication(for kind: CredentialKind, path: String, clock: any WallClock) throws(ConfigurationProblems) -> APNsCredential.Authentication {
+    /// What a credential loads to: how it authenticates and, for a certificate, when it expires.
+    struct Loaded {
+        let authentication: APNsCredential.Authentication
+        let certificateNotAfter: Date?
+    }
+
+    static func authentication(for kind: CredentialKind, path: String, clock: any WallClock) throws(ConfigurationProblems) -> Loaded {
         switch kind {
         case let .token(teamID, keyID, keyFile, allowInsecure, refreshAge):
-            return try token(teamID: teamID, keyID: keyID, keyFile: keyFile, allowInsecure: allowInsecure, refreshAge: refreshAge, path: path, clock: clock)
+            return Loaded(
+                authentication: try token(teamID: teamID, keyID: keyID, keyFile: keyFile, allowInsecure: allowInsecure, refreshAge: refreshAge, path: path, clock: clock),
+                certificateNotAfter: nil
+            )
         case let .pkcs12(file, passwordFile):
             var password = ""
             if let passwordFile {
@@ -55,16 +64,17 @@ enum CredentialLoader {
     /// here loads at connect time. `key` names the key a failure message belongs to.
     private static func certificate(
         _ identity: TLSIdentity, path: String, password: String, key: (String) -> String
-    ) throws(ConfigurationProblems) -> APNsCredential.Authentication {
+    ) throws(ConfigurationProblems) -> Loaded {
+        let context: TLSContext
         do {
-            _ = try TLSContext(client: TLSClientConfiguration(trustsSystemStore: true, identity: identity))
+            context = try TLSContext(client: TLSClientConfiguration(trustsSystemStore: true, identity: identity))
         } catch {
             var message = describe(error, certificate: true)
             // OpenSSL's messages carry no password today; this keeps it so if that ever changes.
             if !password.isEmpty { message = message.replacingOccurrences(of: password, with: "<password>") }
             throw problem(KeyPath.child(path, key(message)), message)
         }
-        return .certificate(identity)
+        return Loaded(authentication: .certificate(identity), certificateNotAfter: context.clientCertificateNotAfter)
     }
 
     private static func describe(_ error: any Error, certificate: Bool) -> String {

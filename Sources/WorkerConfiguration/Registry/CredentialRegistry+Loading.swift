@@ -13,16 +13,17 @@ extension CredentialRegistry {
         for (index, credentialSettings) in settings.credentials.enumerated() {
             let path = KeyPath.index("credentials", index)
             do {
-                let authentication = try CredentialLoader.authentication(for: credentialSettings.kind, path: path, clock: clock)
+                let loaded = try CredentialLoader.authentication(for: credentialSettings.kind, path: path, clock: clock)
                 entries.append(Entry(
                     credential: APNsCredential(
-                        name: credentialSettings.name, authentication: authentication,
+                        name: credentialSettings.name, authentication: loaded.authentication,
                         connections: credentialSettings.connections ?? settings.apns.connections
                     ),
                     endpoint: settings.apns.endpoint ?? APNsEndpoint(environment: credentialSettings.environment),
                     environment: credentialSettings.environment,
                     connections: credentialSettings.connections ?? settings.apns.connections,
-                    settings: credentialSettings
+                    settings: credentialSettings,
+                    certificateNotAfter: loaded.certificateNotAfter
                 ))
             } catch {
                 problems.append(contentsOf: error.problems)

@@ -1,5 +1,6 @@
 public import APNsClient
 public import APNsCore
+public import Foundation
 
 /// The credentials, loaded (keys read and checked, certificates opened), and the topic → credential map.
 public struct CredentialRegistry: Sendable {
@@ -15,6 +16,9 @@ public struct CredentialRegistry: Sendable {
         public let connections: Int
         /// The settings it was loaded from.
         public let settings: CredentialSettings
+        /// A certificate credential's expiry (its certificate's `notAfter`); nil for token credentials,
+        /// whose keys do not expire (a revoked key shows as `InvalidProviderToken`).
+        public let certificateNotAfter: Date?
     }
 
     /// In the order of the file.

@@ -56,6 +56,10 @@ struct WorkerObservabilityTests {
         #expect(metrics.body.contains(#"apns_connection_stream_limit{credential="team-one"}"#))
         #expect(metrics.body.contains("amqp_publish_confirm_duration_seconds_count"))
         #expect(value(of: "apns_prefetch", in: metrics.body) == Double(harness.settings.worker.prefetch))
+        let notAfter = try CredentialRegistry.load(harness.settings).entry(named: "legacy-cert")?.certificateNotAfter
+        #expect(notAfter != nil)
+        #expect(value(of: #"apns_credential_certificate_expiry_timestamp_seconds{credential="legacy-cert"}"#, in: metrics.body) == notAfter?.timeIntervalSince1970)
+        #expect(!metrics.body.contains(#"apns_credential_certificate_expiry_timestamp_seconds{credential="team-one"}"#), "token keys do not expire")
         let live = try http(port: metricsPort, path: "/health/live")
         #expect(live.status == 200)
         let ready = try http(port: metricsPort, path: "/health/ready")
