@@ -34,6 +34,12 @@ struct SendCommand: AsyncParsableCommand {
         }
         var configuration = APNsClientConfiguration()
         configuration.additionalTrustedCAFile = target.caFile
+        do {
+            configuration.proxy = try target.httpProxy(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            print(SendOutput.invalid("\(error)"))
+            throw ExitCode(64)
+        }
         configuration.connectionsPerPool = 1
         configuration.requestTimeout = .seconds(target.timeout)
         var logger = Logger(label: "apns.send")

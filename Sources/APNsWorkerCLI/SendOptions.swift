@@ -45,7 +45,20 @@ struct TargetOptions: ParsableArguments {
     @Option(name: .customLong("endpoint"), help: "host:port to use instead of Apple's (a mock server, a proxy).") var endpointOverride: String?
     @Option(help: "Extra CA certificates (PEM) to trust besides the system store.") var caFile: String?
     @Option(help: "Seconds to wait for the answer.") var timeout: Int64 = 10
+    @Option(help: "HTTP proxy to tunnel through (CONNECT): http://[user:password@]host:port. Default: $HTTPS_PROXY, unless $NO_PROXY lists the host.")
+    var proxy: String?
     @Flag(help: "Log connection events to stderr.") var verbose = false
+
+    /// `--proxy`, else `HTTPS_PROXY` / `https_proxy` with `NO_PROXY` / `no_proxy`, as the worker reads them.
+    func httpProxy(environment: [String: String]) throws -> HTTPProxy? {
+        let bypass = HTTPProxy.bypassList(environment["NO_PROXY"] ?? environment["no_proxy"])
+        guard let url = proxy ?? environment["HTTPS_PROXY"] ?? environment["https_proxy"], !url.isEmpty else { return nil }
+        do {
+            return try HTTPProxy(url: url, bypass: proxy == nil ? bypass : [])
+        } catch {
+            throw ValidationError("--proxy \(error)")
+        }
+    }
 
     func endpoint() throws -> APNsEndpoint {
         if let endpointOverride {

@@ -27,6 +27,8 @@ public struct APNsClientConfiguration: Sendable {
     public var trustsSystemStore: Bool = true
     /// Extra CA certificates (PEM) to trust: how tests and benchmarks trust the mock server.
     public var additionalTrustedCAFile: String? = nil
+    /// An HTTP proxy every connection tunnels through (`CONNECT`), except to hosts it bypasses.
+    public var proxy: HTTPProxy? = nil
 
     public init() {}
 }

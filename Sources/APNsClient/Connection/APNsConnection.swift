@@ -112,17 +112,30 @@ final class APNsConnection: @unchecked Sendable {
         // Registered before connecting, so the pool knows the connection before any event from it.
         register(connection)
         statistics.record(credential: credential.name, .connectAttempt)
+        // Through a proxy the socket goes to the proxy, and a CONNECT tunnel to Apple's host opens
+        // before TLS starts; the proxy resolves the host name.
+        let proxy = configuration.proxy.flatMap { $0.applies(to: endpoint.host) ? $0 : nil }
         ClientBootstrap(group: eventLoop)
             .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let proxy {
+                        let tunnel = ProxyTunnelHandler(
+                            proxy: proxy, targetHost: endpoint.host, targetPort: endpoint.port, timeout: TimeAmount(configuration.connectTimeout)
+                        ) { error in
+                            connection.run(connection.machine.connectFailed(APNsSendError(.connectFailed, .notProcessed, "cannot reach \(endpoint): \(error)")))
+                        }
+                        try channel.pipeline.syncOperations.addHandler(tunnel)
+                    }
                     try channel.pipeline.syncOperations.addHandler(connection.handler)
                 }
             }
-            .connect(host: endpoint.host, port: endpoint.port)
+            .connect(host: proxy?.host ?? endpoint.host, port: proxy?.port ?? endpoint.port)
             .whenFailure { error in
-                connection.eventLoop.execute { connection.run(connection.machine.connectFailed(sendError(for: error, endpoint: endpoint))) }
+                let failure = sendError(for: error, endpoint: endpoint)
+                let described = proxy.map { APNsSendError(failure.code, failure.outcome, "\(failure.message) (through proxy \($0))") } ?? failure
+                connection.eventLoop.execute { connection.run(connection.machine.connectFailed(described)) }
             }
     }
 

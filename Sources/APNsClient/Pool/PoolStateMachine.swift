@@ -61,6 +61,9 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
     private(set) var waiters = CircularBuffer<Waiter>()
     private(set) var nextConnectionID = 1
     private(set) var consecutiveFailures = 0
+    /// Why the latest connection attempt failed, while no connection has served since: callers that
+    /// time out waiting hear it too (a proxy that stalls, a host that refuses).
+    private(set) var lastConnectFailure: APNsSendError?
     private(set) var lastAttempt: NIODeadline?
     /// When the next attempt may start: drawn once per attempt and failure count, so a check that comes
     /// due at that time finds the same answer rather than a new draw of the jitter.
@@ -125,7 +128,8 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         sweepScheduled = false
         let expired = waiters.filter { $0.deadline <= now }
         if !expired.isEmpty { waiters.removeAll { $0.deadline <= now } }
-        let failure = APNsSendError(.timedOut, .notProcessed, "no stream became free within \(requestTimeout)")
+        let cause = lastConnectFailure.map { "; the last connection attempt failed: \($0.message)" } ?? ""
+        let failure = APNsSendError(.timedOut, .notProcessed, "no stream became free within \(requestTimeout)\(cause)")
         return expired.map { .fail($0.id, failure) } + armSweep()
     }
 
@@ -137,6 +141,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         entries[id]?.limit = limit
         if consecutiveFailures != 0 { nextAttemptDue = nil }
         consecutiveFailures = 0
+        lastConnectFailure = nil
         return serveWaiters()
     }
 
@@ -163,6 +168,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         entries[id] = nil
         guard !wasReady else { return ensureConnections(now: now) }
         consecutiveFailures += 1
+        lastConnectFailure = failure
         nextAttemptDue = nil
         var actions: [Action] = []
         if !entries.values.contains(where: { $0.phase != .draining }) {

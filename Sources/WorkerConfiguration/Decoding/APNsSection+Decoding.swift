@@ -12,6 +12,9 @@ extension APNsSection {
         section.pingTimeout = reader.value("ping_timeout", default: section.pingTimeout, positive)
         section.connections = reader.value("connections", default: section.connections, Parse.int(1...100))
         section.maxWaitingRequests = reader.value("max_waiting_requests", default: section.maxWaitingRequests, Parse.int(1...10_000_000))
+        section.noProxy = reader.list("no_proxy", default: [], singleValueAllowed: true, Parse.string)
+        section.proxy = reader.optional("proxy") { [noProxy = section.noProxy] node in try Parse.proxy(node, bypass: noProxy) }
+        section.proxyFromEnvironment = reader.value("proxy_from_environment", default: section.proxyFromEnvironment, Parse.bool)
         if !section.trustSystemStore, section.caFile == nil {
             log.report(reader.childPath("trust_system_store"), "is false and no ca_file is given, so no server could be trusted")
         }

@@ -1,3 +1,4 @@
+import APNsClient
 /// The value parsers keys are read with; each refuses with a message naming what is allowed.
 enum Parse {
     /// The text of a single value; lists and mappings are refused.
@@ -7,6 +8,15 @@ enum Parse {
         case .list: throw ValueRefusal("must be a single value, not a list")
         case .map: throw ValueRefusal("must be a single value, not a mapping")
         case .null: throw ValueRefusal("must not be null")
+        }
+    }
+
+    /// An HTTP proxy URL, `http://[user:password@]host:port`.
+    static func proxy(_ node: ConfigNode, bypass: [String]) throws -> HTTPProxy {
+        do {
+            return try HTTPProxy(url: try string(node), bypass: bypass)
+        } catch let error as ProxyConfigurationError {
+            throw ValueRefusal(error.description)
         }
     }
 

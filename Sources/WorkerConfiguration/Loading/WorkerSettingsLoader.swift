@@ -28,7 +28,8 @@ public enum WorkerSettingsLoader {
             throw ConfigurationProblems(log.problems)
         }
         EnvironmentOverrides.apply(environment, to: &root, log: log)
-        let settings = WorkerSettings.decode(root, log: log)
+        var settings = WorkerSettings.decode(root, log: log)
+        settings.apns.applyProxyEnvironment(environment, log: log)
         guard log.isEmpty else { throw ConfigurationProblems(log.problems) }
         return settings
     }

@@ -20,6 +20,13 @@ public struct APNsSection: Sendable, Hashable {
     public var connections: Int = 2
     /// Requests that may wait for a free stream per credential before sends fail at once.
     public var maxWaitingRequests: Int = 10_000
+    /// The HTTP proxy every APNs connection tunnels through (`CONNECT`); nil connects directly, unless
+    /// ``proxyFromEnvironment`` finds `HTTPS_PROXY`.
+    public var proxy: HTTPProxy? = nil
+    /// Hosts that bypass the proxy (added to `NO_PROXY` when the proxy comes from the environment).
+    public var noProxy: [String] = []
+    /// Whether `HTTPS_PROXY` / `https_proxy` and `NO_PROXY` / `no_proxy` apply when ``proxy`` is not set.
+    public var proxyFromEnvironment: Bool = true
 
     /// The documented defaults.
     public init() {}

@@ -13,6 +13,7 @@ extension WorkerSettings {
         configuration.maximumWaitingRequests = apns.maxWaitingRequests
         configuration.trustsSystemStore = apns.trustSystemStore
         configuration.additionalTrustedCAFile = apns.caFile
+        configuration.proxy = apns.proxy
         return configuration
     }
 }

@@ -1,0 +1,128 @@
+import APNsCore
+import Foundation
+import Testing
+import TestSupport
+@testable import APNsClient
+import MockAPNs
+
+/// APNs connections through an HTTP proxy (`CONNECT`), against Debian's real `tinyproxy` and two
+/// misbehaving proxies; TLS to the mock stays end to end (the client verifies the mock's certificate
+/// for `localhost`, which only the mock has).
+@Suite("Client through an HTTP proxy (tinyproxy)", .serialized)
+struct ProxyTunnelTests {
+    private func client(through proxy: String) throws -> APNsClient {
+        let parsed = try HTTPProxy(url: proxy)
+        return APNsClient(configuration: MockHarness.clientConfiguration {
+            $0.proxy = parsed
+            $0.connectTimeout = .seconds(1)
+            $0.initialReconnectDelay = .milliseconds(100)
+        })
+    }
+
+    @Test("pushes go through tinyproxy's tunnel; the proxy saw the CONNECT to the mock")
+    func throughTinyproxy() async throws {
+        let harness = try await MockHarness.start()
+        let proxy = try TinyProxy()
+        defer { proxy.stop() }
+        let client = try client(through: "http://127.0.0.1:\(proxy.port)")
+        defer { client.shutdown() }
+        let credential = try harness.tokenCredential()
+        let first = try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)
+        try #require(first.isAccepted, "\(first); proxy log: \(proxy.output.suffix(800))")
+        for _ in 1..<20 {
+            #expect(try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted)
+        }
+        #expect(harness.server.recorder.snapshot.accepted == 20)
+        #expect(proxy.output.contains("CONNECT localhost:\(harness.endpoint.port)"), "\(proxy.output.suffix(500))")
+        await harness.server.stop()
+    }
+
+    @Test("with basic authentication: the right credentials tunnel, wrong ones are a 407 that says so")
+    func authentication() async throws {
+        let harness = try await MockHarness.start()
+        let proxy = try TinyProxy(user: "pushes", password: "proxy-secret-1")
+        defer { proxy.stop() }
+        let good = try client(through: "http://pushes:proxy-secret-1@127.0.0.1:\(proxy.port)")
+        defer { good.shutdown() }
+        #expect(try await good.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint).isAccepted)
+        let bad = try client(through: "http://pushes:wrong@127.0.0.1:\(proxy.port)")
+        defer { bad.shutdown() }
+        let error = await #expect(throws: APNsSendError.self) {
+            try await bad.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
+        }
+        #expect(error?.code == .connectFailed)
+        #expect(error?.outcome == .notProcessed)
+        #expect(error?.message.contains("requires authentication (401") == true || error?.message.contains("requires authentication (407") == true, "\(String(describing: error))")
+        #expect(error.map { !"\($0)".contains("wrong") && !"\($0)".contains("proxy-secret") } == true, "credentials in an error")
+        await harness.server.stop()
+    }
+
+    @Test("a proxy that refuses the tunnel is a 403 that says so, retried with backoff, never a hang")
+    func refused() async throws {
+        let harness = try await MockHarness.start()
+        let proxy = try TinyProxy(refuseAll: true)
+        defer { proxy.stop() }
+        let client = try client(through: "http://127.0.0.1:\(proxy.port)")
+        defer { client.shutdown() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APNsSendError.self) {
+            try await client.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
+        }
+        #expect(error?.message.contains("refused the tunnel to APNs (403") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        try await Task.sleep(for: .seconds(1))
+        let attempts = client.statistics.snapshot.connectAttempts
+        #expect(attempts >= 2 && attempts <= 12, "\(attempts) attempts in about a second: backoff, not a loop")
+        #expect(harness.server.recorder.snapshot.requests == 0)
+        await harness.server.stop()
+    }
+
+    @Test("a proxy that never answers CONNECT: each attempt times out, and the caller hears why")
+    func stalls() async throws {
+        let harness = try await MockHarness.start()
+        let proxy = try BadProxy(mode: "stall")
+        defer { proxy.stop() }
+        let client = try client(through: "http://127.0.0.1:\(proxy.port)")
+        defer { client.shutdown() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APNsSendError.self) {
+            try await client.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
+        }
+        // Attempts keep starting (with backoff) while the caller waits, so it times out waiting for a
+        // stream; the message carries the last attempt's failure.
+        #expect(error?.outcome == .notProcessed)
+        #expect(error?.message.contains("did not answer CONNECT within 1 s") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        await harness.server.stop()
+    }
+
+    @Test("a proxy that closes the tunnel during the TLS handshake: a connection error, not a hang")
+    func closesMidTunnel() async throws {
+        let harness = try await MockHarness.start()
+        let proxy = try BadProxy(mode: "close")
+        defer { proxy.stop() }
+        let client = try client(through: "http://127.0.0.1:\(proxy.port)")
+        defer { client.shutdown() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APNsSendError.self) {
+            try await client.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
+        }
+        #expect(error?.outcome == .notProcessed)
+        #expect(ContinuousClock.now - started < .seconds(10))
+        await harness.server.stop()
+    }
+
+    @Test("proxy URLs: user and password, default port, https refused, NO_PROXY matching, no password in text")
+    func urls() throws {
+        let proxy = try HTTPProxy(url: "http://us%40er:p%3Ass@proxy.corp:3128", bypass: [".internal", "api.sandbox.push.apple.com"])
+        #expect(proxy.host == "proxy.corp" && proxy.port == 3128 && proxy.username == "us@er")
+        #expect(proxy.connectRequest(to: "api.push.apple.com", port: 443).contains("Proxy-Authorization: Basic \(Data("us@er:p:ss".utf8).base64EncodedString())\r\n"))
+        #expect(!"\(proxy)".contains("p:ss") && "\(proxy)".contains("<password>"))
+        #expect(try HTTPProxy(url: "proxy.corp").port == 80)
+        #expect(throws: ProxyConfigurationError.self) { try HTTPProxy(url: "https://proxy.corp:3128") }
+        #expect(proxy.applies(to: "api.push.apple.com"))
+        #expect(!proxy.applies(to: "api.sandbox.push.apple.com"))
+        #expect(!proxy.applies(to: "broker.internal"))
+        #expect(!(try HTTPProxy(url: "http://p:1", bypass: ["*"])).applies(to: "anything"))
+    }
+}
