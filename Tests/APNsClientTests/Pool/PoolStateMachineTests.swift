@@ -108,6 +108,25 @@ struct PoolStateMachineTests {
         #expect(machine.consecutiveFailures == 0, "a connection that serves resets the backoff")
     }
 
+    @Test("while attempts keep failing and another is under way, a caller times out hearing the last failure; a served connection clears it")
+    func timeoutNamesTheLastFailure() {
+        var machine = Self.machine(connections: 2)
+        _ = machine.acquire(1, now: Self.start)
+        #expect(machine.connectCheckDue(now: Self.start + .milliseconds(100)) == [.open(2)])
+        let stalled = APNsSendError(.connectFailed, .notProcessed, "proxy 127.0.0.1:3128 did not answer CONNECT within 1 s")
+        let closed = machine.connectionClosed(1, wasReady: false, failure: stalled, now: Self.start + .milliseconds(200))
+        #expect(!closed.contains(.fail(1, stalled)), "connection 2 may still serve: the caller keeps waiting")
+        let expired = machine.sweepDue(now: Self.start + .seconds(1))
+        guard case .fail(1, let error) = expired.first else { Issue.record("no timeout: \(expired)"); return }
+        #expect(error.code == .timedOut)
+        #expect(error.message.hasSuffix("; the last connection attempt failed: proxy 127.0.0.1:3128 did not answer CONNECT within 1 s"), "\(error.message)")
+        _ = machine.connectionReady(2, streamLimit: 1)
+        _ = machine.acquire(2, now: Self.start + .seconds(2))
+        _ = machine.acquire(3, now: Self.start + .seconds(2))
+        guard case .fail(3, let later)? = machine.sweepDue(now: Self.start + .seconds(3)).first else { Issue.record("caller 3 did not time out"); return }
+        #expect(!later.message.contains("last connection attempt"), "a connection served since")
+    }
+
     @Test("a draining connection is replaced; a credential rejection retires every connection; shutdown fails the line")
     func drainsAndShutdown() {
         var machine = Self.ready(limits: [1: 5, 2: 5])
