@@ -43,13 +43,7 @@ struct PartitionBenchmark {
         for (index, pid) in Self.nodePIDs.enumerated() { cpu.start("rabbit\(index + 1)", pids: [pid]) }
         cpu.start("worker", pids: processes.map(\.process.processIdentifier))
         cpu.start("mock", pids: [environment.mock.process.processIdentifier])
-        while true {
-            let acked = processes.reduce(0) { $0 + ($1.acked() ?? 0) }
-            if acked >= count { break }
-            for process in processes { try process.checkRunning() }
-            guard ContinuousClock.now - started < .seconds(600) else { throw BenchError("only \(acked) of \(count) jobs done after 10 minutes") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        _ = try await WorkerBenchmark.waitUntilAcked(count, by: processes, since: started)
         let seconds = (ContinuousClock.now - started).seconds
         let cpuPerJob = cpu.perJob(count)
         for process in processes { process.stop() }

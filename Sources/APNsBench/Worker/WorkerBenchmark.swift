@@ -49,20 +49,26 @@ struct WorkerBenchmark {
         cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
         cpu.start("worker", pids: processes.map(\.process.processIdentifier))
         cpu.start("mock", pids: [environment.mock.process.processIdentifier])
-        var peak = 0.0
-        while true {
-            let acked = processes.reduce(0) { $0 + ($1.acked() ?? 0) }
-            peak = max(peak, processes.compactMap(\.peakRSSMiB).max() ?? 0)
-            if acked >= count { break }
-            for process in processes { try process.checkRunning() }
-            guard ContinuousClock.now - started < .seconds(600) else { throw BenchError("only \(acked) of \(count) jobs done after 10 minutes") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let peak = try await Self.waitUntilAcked(count, by: processes, since: started)
         let seconds = (ContinuousClock.now - started).seconds
         let cpuPerJob = cpu.perJob(count)
         for process in processes { process.stop() }
         await environment.tearDown()
         return Throughput(jobs: count, seconds: seconds, peakRSSMiB: peak, cpuMicrosecondsPerJob: cpuPerJob)
+    }
+
+    /// Polls the workers' metrics until they acked `count` jobs together (at most 10 minutes; a worker
+    /// that exits ends it); returns the highest peak RSS seen, in MiB.
+    static func waitUntilAcked(_ count: Int, by processes: [WorkerProcess], since started: ContinuousClock.Instant) async throws -> Double {
+        var peak = 0.0
+        while true {
+            let acked = processes.reduce(0) { $0 + ($1.acked() ?? 0) }
+            peak = max(peak, processes.compactMap(\.peakRSSMiB).max() ?? 0)
+            if acked >= count { return peak }
+            for process in processes { try process.checkRunning() }
+            guard ContinuousClock.now - started < .seconds(600) else { throw BenchError("only \(acked) of \(count) jobs done after 10 minutes") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// The broker's own limit on this machine: the same jobs consumed with the same prefetch, a result

@@ -8,62 +8,58 @@ import WorkerConfiguration
 /// broker nacks publishes for a few seconds) and, for the worker's own node, a reconnect: at-least-once
 /// must hold, and duplicates stay within one prefetch window (200) per node lost.
 extension FaultCatalog {
-    @Sendable static func clusterLeaderKill() -> FaultScenario {
-        var scenario = FaultScenario(
-            name: "cluster-leader-kill",
-            summary: "3,000 jobs on a three-node cluster (APNs answering in 200 ms, so the load lasts); at 600 accepted pushes the node that leads every queue and holds the worker's connection gets `kill -9`, and is restarted 5 s later. The worker reconnects to another node; results nacked during the leader elections are published again in place, not requeued as unroutable. Duplicates stay within one prefetch window (200).",
-            jobs: FaultJob.alerts("leader", count: 3000)
-        )
+    /// A cluster scenario's common ground: the cluster, a generous timeout, APNs answering after
+    /// `latency` so the load lasts past the fault, duplicates (and re-sent pushes) bounded by
+    /// `duplicates`, and the check that no nack was taken for a routing error.
+    static func clusterScenario(_ name: String, _ summary: String, jobs: [FaultJob], latency: Double, duplicates: Int) -> FaultScenario {
+        var scenario = FaultScenario(name: name, summary: summary, jobs: jobs)
         scenario.cluster = true
         scenario.timeout = .seconds(240)
-        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 200) }
-        scenario.maximumDuplicateResults = 200
-        scenario.maximumDuplicateAPNsIDs = 200
-        scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
+        scenario.mock = { $0.faults.latency = .fixed(milliseconds: latency) }
+        scenario.maximumDuplicateResults = duplicates
+        scenario.maximumDuplicateAPNsIDs = duplicates
+        scenario.maximumRequests = { $0.scenario.jobs.count + duplicates }
+        scenario.checks = noNackTreatedAsUnroutable
+        return scenario
+    }
+
+    @Sendable static func clusterLeaderKill() -> FaultScenario {
+        var scenario = clusterScenario(
+            "cluster-leader-kill",
+            "3,000 jobs on a three-node cluster (APNs answering in 200 ms, so the load lasts); at 600 accepted pushes the node that leads every queue and holds the worker's connection gets `kill -9`, and is restarted 5 s later. The worker reconnects to another node; results nacked during the leader elections are published again in place, not requeued as unroutable. Duplicates stay within one prefetch window (200).",
+            jobs: FaultJob.alerts("leader", count: 3000), latency: 200, duplicates: 200
+        )
         scenario.action = { run in
             try await run.waitForAccepted(600)
             try await run.cluster("kill", "1")
             try await Task.sleep(for: .seconds(5))
             try await run.cluster("restart", "1")
         }
-        scenario.checks = noNackTreatedAsUnroutable
         return scenario
     }
 
     @Sendable static func clusterNodeStop() -> FaultScenario {
-        var scenario = FaultScenario(
-            name: "cluster-node-stop",
-            summary: "4,000 jobs on a three-node cluster (APNs answering in 300 ms); at 600 accepted pushes the node the worker is connected to (and the queues' leader) stops cleanly while the other two go on; it starts again at 2,500. Duplicates stay within one prefetch window (200).",
-            jobs: FaultJob.alerts("stop", count: 4000)
+        var scenario = clusterScenario(
+            "cluster-node-stop",
+            "4,000 jobs on a three-node cluster (APNs answering in 300 ms); at 600 accepted pushes the node the worker is connected to (and the queues' leader) stops cleanly while the other two go on; it starts again at 2,500. Duplicates stay within one prefetch window (200).",
+            jobs: FaultJob.alerts("stop", count: 4000), latency: 300, duplicates: 200
         )
-        scenario.cluster = true
-        scenario.timeout = .seconds(240)
-        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 300) }
-        scenario.maximumDuplicateResults = 200
-        scenario.maximumDuplicateAPNsIDs = 200
-        scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
         scenario.action = { run in
             try await run.waitForAccepted(600)
             try await run.cluster("stop-node", "1")
             try await run.waitForAccepted(2500)
             try await run.cluster("restart", "1")
         }
-        scenario.checks = noNackTreatedAsUnroutable
         return scenario
     }
 
     @Sendable static func clusterRollingRestart() -> FaultScenario {
-        var scenario = FaultScenario(
-            name: "cluster-rolling-restart",
-            summary: "10,000 jobs on a three-node cluster (APNs answering in 500 ms), restarted one node at a time (stop, start, next) from 300 accepted pushes on. Nothing is lost; duplicates stay within one prefetch window (200) per node.",
-            jobs: FaultJob.alerts("rolling", count: 10000)
+        var scenario = clusterScenario(
+            "cluster-rolling-restart",
+            "10,000 jobs on a three-node cluster (APNs answering in 500 ms), restarted one node at a time (stop, start, next) from 300 accepted pushes on. Nothing is lost; duplicates stay within one prefetch window (200) per node.",
+            jobs: FaultJob.alerts("rolling", count: 10000), latency: 500, duplicates: 600
         )
-        scenario.cluster = true
         scenario.timeout = .seconds(300)
-        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 500) }
-        scenario.maximumDuplicateResults = 600
-        scenario.maximumDuplicateAPNsIDs = 600
-        scenario.maximumRequests = { $0.scenario.jobs.count + 600 }
         scenario.action = { run in
             try await run.waitForAccepted(300)
             for node in ["1", "2", "3"] {
@@ -72,7 +68,6 @@ extension FaultCatalog {
                 try await run.cluster("restart", node)
             }
         }
-        scenario.checks = noNackTreatedAsUnroutable
         return scenario
     }
 
@@ -80,13 +75,11 @@ extension FaultCatalog {
         let kinds: [JobFactory.Kind] = [.tooLarge, .wrongType, .notJSON, .unknownTopic]
         var jobs = FaultJob.alerts("tiers", count: 2000)
         for index in 0..<200 { jobs.insert(FaultJob.kind(kinds[index % kinds.count], id: "tiers-poison-\(index)"), at: index * 10) }
-        var scenario = FaultScenario(
-            name: "cluster-retries-dead-letters",
-            summary: "2,200 jobs on a three-node cluster: APNs answers a fifth of all requests 503 (so jobs travel through the retry tiers) and 200 jobs are poison (dead letters). At 500 accepted pushes the node leading every queue, the retry tiers' and the dead-letter queue's included, gets `kill -9`, and is restarted 5 s later. Every retried job comes back and is delivered, every dead letter arrives intact.",
-            jobs: jobs
+        var scenario = clusterScenario(
+            "cluster-retries-dead-letters",
+            "2,200 jobs on a three-node cluster: APNs answers a fifth of all requests 503 (so jobs travel through the retry tiers) and 200 jobs are poison (dead letters). At 500 accepted pushes the node leading every queue, the retry tiers' and the dead-letter queue's included, gets `kill -9`, and is restarted 5 s later. Every retried job comes back and is delivered, every dead letter arrives intact.",
+            jobs: jobs, latency: 100, duplicates: 200
         )
-        scenario.cluster = true
-        scenario.timeout = .seconds(240)
         scenario.settings = {
             $0.worker.maxAttempts = 10
             $0.topology.retryTiers = [.milliseconds(500), .seconds(1), .seconds(2)]
@@ -96,8 +89,6 @@ extension FaultCatalog {
             $0.faults.errorRate = 0.2
             $0.faults.errorStatus = 503
         }
-        scenario.maximumDuplicateResults = 200
-        scenario.maximumDuplicateAPNsIDs = 200
         scenario.maximumRequests = { $0.scenario.jobs.count * 2 + 200 }
         scenario.action = { run in
             try await run.waitForAccepted(500)
@@ -118,18 +109,12 @@ extension FaultCatalog {
     }
 
     @Sendable static func clusterFleet() -> FaultScenario {
-        var scenario = FaultScenario(
-            name: "cluster-fleet",
-            summary: "6,000 jobs, a fleet of three worker processes spread over the three nodes (APNs answering in 1 s). At 1,000 accepted pushes one worker gets SIGTERM and must drain and exit 0; at 2,500 another gets `kill -9` and a new process takes its place. Duplicates stay within the killed worker's prefetch window (200); the newcomer publishes results.",
-            jobs: FaultJob.alerts("fleet", count: 6000)
+        var scenario = clusterScenario(
+            "cluster-fleet",
+            "6,000 jobs, a fleet of three worker processes spread over the three nodes (APNs answering in 1 s). At 1,000 accepted pushes one worker gets SIGTERM and must drain and exit 0; at 2,500 another gets `kill -9` and a new process takes its place. Duplicates stay within the killed worker's prefetch window (200); the newcomer publishes results.",
+            jobs: FaultJob.alerts("fleet", count: 6000), latency: 1000, duplicates: 200
         )
-        scenario.cluster = true
         scenario.fleet = 3
-        scenario.timeout = .seconds(240)
-        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 1000) }
-        scenario.maximumDuplicateResults = 200
-        scenario.maximumDuplicateAPNsIDs = 200
-        scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
         scenario.action = { run in
             try await run.waitForAccepted(1000)
             let drained = await run.fleet[1].terminate()
