@@ -17,11 +17,14 @@ public struct APNsCredential: Sendable, CustomStringConvertible {
     public let authentication: Authentication
     /// Connections for this credential's pools; `nil` takes ``APNsClientConfiguration/connectionsPerPool``.
     public let connections: Int?
+    /// The HTTP proxy this credential's connections tunnel through; `nil` takes ``APNsClientConfiguration/proxy``.
+    public let proxy: HTTPProxy?
 
-    public init(name: String, authentication: Authentication, connections: Int? = nil) {
+    public init(name: String, authentication: Authentication, connections: Int? = nil, proxy: HTTPProxy? = nil) {
         self.name = name
         self.authentication = authentication
         self.connections = connections
+        self.proxy = proxy
     }
 
     /// Whether requests carry provider tokens (and the stream ramp applies).

@@ -114,7 +114,7 @@ final class APNsConnection: @unchecked Sendable {
         statistics.record(credential: credential.name, .connectAttempt)
         // Through a proxy the socket goes to the proxy, and a CONNECT tunnel to Apple's host opens
         // before TLS starts; the proxy resolves the host name.
-        let proxy = configuration.proxy.flatMap { $0.applies(to: endpoint.host) ? $0 : nil }
+        let proxy = (credential.proxy ?? configuration.proxy).flatMap { $0.applies(to: endpoint.host) ? $0 : nil }
         ClientBootstrap(group: eventLoop)
             .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)

@@ -11,6 +11,7 @@ extension CredentialSettings {
         let environment = reader.value("environment", default: APNsEnvironment.production, Parse.choice(APNsEnvironment.self))
         let connections = reader.optional("connections", Parse.int(1...100))
         let topics = reader.list("topics", default: [], Parse.topic)
+        let proxy = reader.optional("proxy") { try Parse.proxy($0, bypass: []) }
         reader.skip(["type"])  // `type: null` is the inferred type, not an unknown key
         // A refused type reads as nil, so the keys of neither kind are checked against it.
         let type = !reader.has("type") ? inferredType(reader) : reader.required("type") { node in
@@ -33,7 +34,7 @@ extension CredentialSettings {
             reader.skip(tokenKeys + certificateKeys)
             reader.reportUnknownKeys()
         }
-        return CredentialSettings(name: name, kind: kind, environment: environment, connections: connections, topics: topics)
+        return CredentialSettings(name: name, kind: kind, environment: environment, connections: connections, topics: topics, proxy: proxy)
     }
 
     /// Without `type`, the keys given say which kind is meant; keys of both kinds leave it to `type`.

@@ -17,7 +17,7 @@ extension CredentialRegistry {
                 entries.append(Entry(
                     credential: APNsCredential(
                         name: credentialSettings.name, authentication: loaded.authentication,
-                        connections: credentialSettings.connections ?? settings.apns.connections
+                        connections: credentialSettings.connections ?? settings.apns.connections, proxy: credentialSettings.proxy
                     ),
                     endpoint: settings.apns.endpoint ?? APNsEndpoint(environment: credentialSettings.environment),
                     environment: credentialSettings.environment,

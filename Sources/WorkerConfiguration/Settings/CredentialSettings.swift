@@ -1,3 +1,4 @@
+public import APNsClient
 public import APNsCore
 
 /// One entry of `credentials`: a name, how it authenticates, and the topics it serves.
@@ -13,6 +14,8 @@ public struct CredentialSettings: Sendable, Hashable {
     /// Jobs for these topics use this credential; a bundle id also matches its push-type topics
     /// (`com.acme.app` matches `com.acme.app.voip`).
     public var topics: [String]
+    /// A proxy for this credential's connections only; `nil` means `apns.proxy`.
+    public var proxy: HTTPProxy?
 
     /// A credential as the file would describe it.
     public init(
@@ -20,12 +23,14 @@ public struct CredentialSettings: Sendable, Hashable {
         kind: CredentialKind,
         environment: APNsEnvironment = .production,
         connections: Int? = nil,
-        topics: [String] = []
+        topics: [String] = [],
+        proxy: HTTPProxy? = nil
     ) {
         self.name = name
         self.kind = kind
         self.environment = environment
         self.connections = connections
         self.topics = topics
+        self.proxy = proxy
     }
 }

@@ -37,6 +37,23 @@ struct ProxyTunnelTests {
         await harness.server.stop()
     }
 
+    @Test("a credential's own proxy applies to its connections only; the others connect directly")
+    func perCredential() async throws {
+        let harness = try await MockHarness.start()
+        let proxy = try TinyProxy()
+        defer { proxy.stop() }
+        let client = APNsClient(configuration: MockHarness.clientConfiguration())
+        defer { client.shutdown() }
+        let direct = try harness.tokenCredential(keyID: "TESTKEY001", name: "direct")
+        let base = try harness.tokenCredential(keyID: "TESTKEY002", name: "proxied")
+        let proxied = APNsCredential(name: base.name, authentication: base.authentication, proxy: try HTTPProxy(url: "http://127.0.0.1:\(proxy.port)"))
+        #expect(try await client.send(MockHarness.alert(), credential: direct, endpoint: harness.endpoint).isAccepted)
+        #expect(!proxy.output.contains("CONNECT localhost"), "the direct credential went through the proxy")
+        #expect(try await client.send(MockHarness.alert(topic: "com.example.other"), credential: proxied, endpoint: harness.endpoint).isAccepted)
+        #expect(proxy.output.contains("CONNECT localhost:\(harness.endpoint.port)"))
+        await harness.server.stop()
+    }
+
     @Test("with basic authentication: the right credentials tunnel, wrong ones are a 407 that says so")
     func authentication() async throws {
         let harness = try await MockHarness.start()

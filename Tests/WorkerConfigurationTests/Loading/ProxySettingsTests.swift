@@ -31,6 +31,24 @@ import WorkerConfiguration
         #expect(settings.apns.proxy == nil)
     }
 
+    @Test func aCredentialMayHaveAProxyOfItsOwn() throws {
+        let yaml = """
+            credentials:
+              - {name: direct, team_id: TEAMID0001, key_id: TESTKEY001, key_file: /k/a.p8, topics: [com.a]}
+              - {name: proxied, team_id: TEAMID0002, key_id: TESTKEY002, key_file: /k/b.p8, topics: [com.b], proxy: "http://egress.b:8080"}
+              - {name: broken, team_id: TEAMID0003, key_id: TESTKEY003, key_file: /k/c.p8, topics: [com.c], proxy: "ftp://x"}
+            """
+        do {
+            _ = try WorkerSettingsLoader.load(yaml: yaml + "\n", environment: [:])
+            Issue.record("an ftp proxy was accepted")
+        } catch {
+            #expect(error.problems.map(\.path) == ["credentials[2].proxy"])
+        }
+        let settings = try WorkerSettingsLoader.load(yaml: yaml.split(separator: "\n").dropLast().joined(separator: "\n") + "\n", environment: [:])
+        #expect(settings.credentials[0].proxy == nil)
+        #expect(settings.credentials[1].proxy?.host == "egress.b" && settings.credentials[1].proxy?.port == 8080)
+    }
+
     @Test func badProxiesAreProblemsWithTheirKeyPath() {
         #expect(throws: ConfigurationProblems.self) {
             try WorkerSettingsLoader.load(yaml: Sample.credential + "apns: {proxy: \"https://proxy.corp:3128\"}\n", environment: [:])
