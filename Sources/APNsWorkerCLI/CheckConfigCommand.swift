@@ -12,13 +12,14 @@ struct CheckConfigCommand: ParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() throws {
-        let problems = ConfigurationCheck.problems(path: options.path, environment: ProcessInfo.processInfo.environment)
-        guard problems.isEmpty else {
-            ConfigOptions.report(problems)
+        // One load and one check: the credentials (keys read, certificates opened) are loaded once.
+        let settings = try options.settings()
+        let check = ConfigurationCheck.check(settings)
+        guard check.problems.isEmpty else {
+            ConfigOptions.report(check.problems)
             throw ExitCode(78)
         }
-        let settings = try options.settings()
-        for warning in ConfigurationCheck.check(settings).warnings {
+        for warning in check.warnings {
             FileHandle.standardError.write(Data("warning: \(warning.path): \(warning.message)\n".utf8))
         }
         print("configuration OK: \(settings.credentials.count) credential(s): \(settings.credentials.map(\.name).joined(separator: ", "))")

@@ -35,7 +35,7 @@ final class ProxyTunnelHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: timeout) {
             let (handler, context) = bound.value
-            handler.fail(context: context, .noAnswer(proxy: handler.proxyName, seconds: handler.timeout.nanoseconds))
+            handler.fail(context: context, .noAnswer(proxy: handler.proxyName, seconds: handler.timeout.nanoseconds / 1_000_000_000))
         }
     }
 
@@ -125,8 +125,8 @@ public enum ProxyTunnelError: Error, Sendable, Equatable, CustomStringConvertibl
             "proxy \(proxy) refused the tunnel to APNs (403 Forbidden): the proxy's rules do not allow this host or port"
         case .refused(let proxy, let status, let reason):
             "proxy \(proxy) answered CONNECT with \(status) \(reason)"
-        case .noAnswer(let proxy, let nanoseconds):
-            "proxy \(proxy) did not answer CONNECT within \(nanoseconds / 1_000_000_000) s"
+        case .noAnswer(let proxy, let seconds):
+            "proxy \(proxy) did not answer CONNECT within \(seconds) s"
         case .closed(let proxy):
             "proxy \(proxy) closed the connection before the tunnel opened"
         case .malformed(let proxy):

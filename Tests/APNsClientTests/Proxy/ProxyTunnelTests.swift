@@ -19,6 +19,15 @@ struct ProxyTunnelTests {
         })
     }
 
+    /// One push that must fail (`#expect(throws:)`), and how long the failure took to come.
+    private func failedSend(through client: APNsClient, to harness: MockHarness) async -> (error: APNsSendError?, took: Duration) {
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APNsSendError.self) {
+            try await client.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
+        }
+        return (error, ContinuousClock.now - started)
+    }
+
     @Test("pushes go through tinyproxy's tunnel; the proxy saw the CONNECT to the mock")
     func throughTinyproxy() async throws {
         let harness = try await MockHarness.start()
@@ -64,9 +73,7 @@ struct ProxyTunnelTests {
         #expect(try await good.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint).isAccepted)
         let bad = try client(through: "http://pushes:wrong@127.0.0.1:\(proxy.port)")
         defer { bad.shutdown() }
-        let error = await #expect(throws: APNsSendError.self) {
-            try await bad.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
-        }
+        let (error, _) = await failedSend(through: bad, to: harness)
         #expect(error?.code == .connectFailed)
         #expect(error?.outcome == .notProcessed)
         #expect(error?.message.contains("requires authentication (401") == true || error?.message.contains("requires authentication (407") == true, "\(String(describing: error))")
@@ -81,12 +88,9 @@ struct ProxyTunnelTests {
         defer { proxy.stop() }
         let client = try client(through: "http://127.0.0.1:\(proxy.port)")
         defer { client.shutdown() }
-        let started = ContinuousClock.now
-        let error = await #expect(throws: APNsSendError.self) {
-            try await client.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
-        }
+        let (error, took) = await failedSend(through: client, to: harness)
         #expect(error?.message.contains("refused the tunnel to APNs (403") == true, "\(String(describing: error))")
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(took < .seconds(10))
         try await Task.sleep(for: .seconds(1))
         let attempts = client.statistics.snapshot.connectAttempts
         #expect(attempts >= 2 && attempts <= 12, "\(attempts) attempts in about a second: backoff, not a loop")
@@ -107,13 +111,10 @@ struct ProxyTunnelTests {
         defer { proxy.stop() }
         let client = try client(through: "http://127.0.0.1:\(proxy.port)")
         defer { client.shutdown() }
-        let started = ContinuousClock.now
-        let error = await #expect(throws: APNsSendError.self) {
-            try await client.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
-        }
+        let (error, took) = await failedSend(through: client, to: harness)
         #expect(error?.outcome == .notProcessed)
         if let expected { #expect(error?.message.contains(expected) == true, "\(String(describing: error))") }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(took < .seconds(10))
         await harness.server.stop()
     }
 
