@@ -25,9 +25,8 @@ echo "== where the worker's CPU goes (perf)"
 .build/release/apns-bench profile --count "${PROFILE_JOBS:-250000}" --output "$out" | tee "$out/profile.txt"
 echo "== one jobs queue against three partitions, on a three-node cluster"
 scripts/rabbitmq.sh stop
-rm -rf .scratch/cluster
 trap 'scripts/rabbitmq-cluster.sh stop; scripts/rabbitmq.sh stop' EXIT
-scripts/rabbitmq-cluster.sh start
+scripts/rabbitmq-cluster.sh fresh
 .build/release/apns-bench partitions --count "${PARTITION_JOBS:-60000}" --rounds 3 | tee "$out/partitions.txt"
 scripts/rabbitmq-cluster.sh stop
 /usr/bin/python3 scripts/plot-bench.py "$out"

@@ -9,10 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=$PATH:/opt/swift/usr/bin
 scripts/install-deps.sh
-# A fresh cluster each time: a node left from an earlier run may hold another cluster's state.
-scripts/rabbitmq-cluster.sh stop > /dev/null 2>&1 || true
-rm -rf .scratch/cluster
-scripts/rabbitmq-cluster.sh start
+scripts/rabbitmq-cluster.sh fresh
 trap 'scripts/rabbitmq-cluster.sh stop' EXIT
 swift build --build-tests "$@"
 status=0

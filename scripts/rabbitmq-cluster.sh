@@ -2,8 +2,9 @@
 # A three-node RabbitMQ cluster on loopback for the cluster fault tier: nodes rabbit1@localhost …
 # rabbit3@localhost, AMQP on 127.0.0.1:5681-5683 (distribution on 25681-25683), one Erlang cookie,
 # each node's state under .scratch/cluster/nodeN. It stops only processes it started itself.
-#   scripts/rabbitmq-cluster.sh start | stop | status | env
+#   scripts/rabbitmq-cluster.sh start | fresh | stop | status | env
 #   scripts/rabbitmq-cluster.sh kill N | stop-node N | restart N | ctl N ARGS...
+# `fresh` stops what is left of an earlier cluster, deletes its state and starts a new one.
 # `kill` is kill -9 of node N; `stop-node` stops it cleanly; `restart` starts it again (it rejoins the
 # cluster from its own state). `env` prints APNS_TEST_AMQP_URLS (the three nodes, comma-separated).
 # with_node exports a node's settings inside a subshell on purpose (nodes never share them), and the
@@ -110,6 +111,13 @@ stop() {
   echo "cluster: stopped"
 }
 
+# A cluster formed now from no state: a node left from an earlier run may hold another cluster's.
+fresh() {
+  stop > /dev/null 2>&1 || true
+  rm -rf "$state"
+  start
+}
+
 status() {
   local down=0
   for n in "${nodes[@]}"; do
@@ -124,6 +132,7 @@ node_arg() {
 
 case "${1:-}" in
   start) start ;;
+  fresh) fresh ;;
   stop) stop ;;
   status) status ;;
   env) echo "export APNS_TEST_AMQP_URLS=$(for n in "${nodes[@]}"; do printf 'amqp://guest:guest@127.0.0.1:%s/,' "$(port_of "$n")"; done | sed 's/,$//')" ;;
@@ -131,5 +140,5 @@ case "${1:-}" in
   stop-node) node_arg "${2:-}" stop-node; with_node "$2" stop_node ;;
   restart) node_arg "${2:-}" restart; with_node "$2" start_node ;;
   ctl) node_arg "${2:-}" ctl; n=$2; shift 2; with_node "$n" rabbitmqctl "$@" ;;
-  *) echo "usage: $0 start|stop|status|env|kill N|stop-node N|restart N|ctl N ARGS..." >&2; exit 2 ;;
+  *) echo "usage: $0 start|fresh|stop|status|env|kill N|stop-node N|restart N|ctl N ARGS..." >&2; exit 2 ;;
 esac

@@ -13,9 +13,7 @@ swift test "$@"
 # leader's kill -9 under load. Only with the whole suite; a filtered run is for quick iterations.
 if [ $# -eq 0 ]; then
   scripts/rabbitmq.sh stop
-  scripts/rabbitmq-cluster.sh stop > /dev/null 2>&1 || true
-  rm -rf .scratch/cluster
   trap 'scripts/rabbitmq-cluster.sh stop; scripts/rabbitmq.sh stop' EXIT
-  scripts/rabbitmq-cluster.sh start
+  scripts/rabbitmq-cluster.sh fresh
   APNS_FAULTS=cluster-quick swift test --skip-build --filter FaultSuiteTests
 fi
