@@ -13,7 +13,7 @@ set -eu
 state=$HOME
 export RABBITMQ_MNESIA_BASE="$state/mnesia" RABBITMQ_LOG_BASE="$state/log" \
   RABBITMQ_CONFIG_FILE="$state/rabbitmq.conf" RABBITMQ_ENABLED_PLUGINS_FILE="$state/enabled_plugins" \
-  RABBITMQ_PID_FILE="$state/rabbitmq.pid"
+  RABBITMQ_PID_FILE="$state/rabbitmq.pid" RABBITMQ_ADVANCED_CONFIG_FILE="$state/advanced.config"
 mkdir -p "$RABBITMQ_MNESIA_BASE" "$RABBITMQ_LOG_BASE"
 {
   echo "listeners.tcp.default = 127.0.0.1:${RABBITMQ_NODE_PORT:?}"
@@ -30,6 +30,9 @@ mkdir -p "$RABBITMQ_MNESIA_BASE" "$RABBITMQ_LOG_BASE"
     done
   fi
 } > "$RABBITMQ_CONFIG_FILE"
+# Quorum retry tiers dead-letter at-least-once; RabbitMQ's worker for that resends an unconfirmed
+# letter only after this timeout (default 180 s), which holds retries that long when a leader moves.
+echo "[{rabbit, [{dead_letter_worker_publisher_confirm_timeout, 5000}]}]." > "$RABBITMQ_ADVANCED_CONFIG_FILE"
 # The random exchange spreads jobs over partitioned queues (topology.partitions).
 echo "[rabbitmq_random_exchange]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
 if [ -n "${RABBITMQ_COOKIE_FILE:-}" ]; then

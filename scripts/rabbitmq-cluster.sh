@@ -32,6 +32,7 @@ with_node() {
     export RABBITMQ_LOG_BASE=$dir/log
     export RABBITMQ_PID_FILE=$dir/rabbitmq.pid
     export RABBITMQ_CONFIG_FILE=$dir/rabbitmq.conf
+    export RABBITMQ_ADVANCED_CONFIG_FILE=$dir/advanced.config
     export RABBITMQ_ENABLED_PLUGINS_FILE=$dir/enabled_plugins
     RABBITMQ_NODE_PORT=$(port_of "$n")
     export RABBITMQ_NODE_PORT
@@ -52,6 +53,10 @@ log.console = false
 log.file.level = warning
 cluster_partition_handling = pause_minority
 CONF
+  # A quorum retry tier dead-letters at-least-once through a worker process that waits this long for
+  # the target queue's confirm before it sends again. RabbitMQ's default (180 s) holds retries that
+  # long whenever the jobs queue's leader moves mid-send (docs/operations.md, "Retry tiers").
+  echo "[{rabbit, [{dead_letter_worker_publisher_confirm_timeout, 5000}]}]." > "$RABBITMQ_ADVANCED_CONFIG_FILE"
   # The random exchange (it ships with RabbitMQ) spreads jobs over partitions (topology.partitions).
   echo "[rabbitmq_random_exchange]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
   install -m 400 "$state/cookie" "$HOME/.erlang.cookie"
