@@ -130,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "APNsWorkerCLI",
             dependencies: [
-                "AMQP", "APNsCore", "APNsClient", "HTTP2", "TLS", "Worker", "WorkerConfiguration",
+                "AMQP", "APNsCore", "APNsClient", "HTTP2", "JSON", "TLS", "Worker", "WorkerConfiguration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

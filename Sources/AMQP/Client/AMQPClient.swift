@@ -64,7 +64,13 @@ public final class AMQPClient: Sendable {
 
     /// Throws (a 404 ``AMQPError``) unless queue `name` exists; changes nothing (a passive declare).
     public func checkQueue(_ name: String) async throws {
-        try await topology(.checkQueue(name))
+        _ = try await topology(.checkQueue(name))
+    }
+
+    /// The messages ready in queue `name` now, as a passive declare reports them (unacknowledged
+    /// deliveries are not counted); throws a 404 ``AMQPError`` when there is no such queue.
+    public func readyMessageCount(inQueue name: String) async throws -> Int {
+        Int(try await topology(.checkQueue(name)))
     }
 
     /// Removes a binding (a no-op when it does not exist; its exchange and destination must).
@@ -178,7 +184,8 @@ public final class AMQPClient: Sendable {
     /// Whether the broker has our consumer registered right now, for readiness.
     public var isConsuming: Bool { counters.consuming.load(ordering: .relaxed) }
 
-    private func topology(_ request: TopologyRequest) async throws {
+    @discardableResult
+    private func topology(_ request: TopologyRequest) async throws -> UInt32 {
         try await withCheckedThrowingContinuation { submit(.topology(request, $0)) }
     }
 

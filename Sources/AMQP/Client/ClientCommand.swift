@@ -3,7 +3,8 @@ enum ClientCommand: Sendable {
     case publish(PublishRequest, CheckedContinuation<AMQPPublishOutcome, any Error>)
     case publishBatch(PublishBatchRequest, CheckedContinuation<AMQPBatchOutcome, Never>)
     case settle(Settlement, CheckedContinuation<Void, Never>)
-    case topology(TopologyRequest, CheckedContinuation<Void, any Error>)
+    /// Answered with the ready-message count of a `checkQueue` (0 for the other requests).
+    case topology(TopologyRequest, CheckedContinuation<UInt32, any Error>)
     case consume(ConsumeRequest, CheckedContinuation<Void, any Error>)
     case cancelConsuming(CheckedContinuation<Void, Never>)
     /// `nil` when the client is deinitialised without `close()`: the thread still has to stop.

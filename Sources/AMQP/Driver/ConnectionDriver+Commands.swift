@@ -58,7 +58,7 @@ extension ConnectionDriver {
         return state.publishRequested(id, generation: request.generation)
     }
 
-    private func runTopology(_ request: TopologyRequest) throws(AMQPError) {
+    private func runTopology(_ request: TopologyRequest) throws(AMQPError) -> UInt32 {
         guard let connection, connection.isUsable, state.closing == nil else {
             throw AMQPError(.notConnected, operation: request.operation, message: state.closing != nil ? "the client is closing" : "the connection is down; reconnecting")
         }
@@ -69,11 +69,12 @@ extension ConnectionDriver {
                 for queue in queues { try connection.declare(queue) }
                 for binding in bindings { try connection.declare(binding) }
             case .unbind(let binding): try connection.remove(binding)
-            case .checkQueue(let name): try connection.declare(AMQPQueueDeclaration(name: name), passive: true)
+            case .checkQueue(let name): return try connection.declare(AMQPQueueDeclaration(name: name), passive: true)
             case .deleteQueue(let name): try connection.deleteQueue(name)
             case .deleteExchange(let name): try connection.deleteExchange(name)
             case .purgeQueue(let name): try connection.purgeQueue(name)
             }
+            return 0
         } catch {
             // A refused declaration closed only the topology channel; anything worse takes the connection.
             if !connection.canWork { fail(error) }

@@ -7,10 +7,13 @@ extension AMQPConnection {
         }
     }
 
-    /// Declares `queue`, or with `passive` only checks that it exists (404 otherwise).
-    func declare(_ queue: AMQPQueueDeclaration, passive: Bool = false) throws(AMQPError) {
+    /// Declares `queue`, or with `passive` only checks that it exists (404 otherwise). Returns the
+    /// count of ready messages the broker reported in `declare-ok`.
+    @discardableResult
+    func declare(_ queue: AMQPQueueDeclaration, passive: Bool = false) throws(AMQPError) -> UInt32 {
         try onTopologyChannel(passive ? "find queue \(queue.name)" : "declare queue \(queue.name)") { arena in
-            amqp_queue_declare(state, Self.topologyChannel, arena.bytes(queue.name), passive ? 1 : 0, queue.durable ? 1 : 0, 0, 0, arena.table(queue.arguments))
+            // Read at once: the answer lives in a buffer the next library call recycles.
+            amqp_queue_declare(state, Self.topologyChannel, arena.bytes(queue.name), passive ? 1 : 0, queue.durable ? 1 : 0, 0, 0, arena.table(queue.arguments))?.pointee.message_count ?? 0
         }
     }
 
@@ -53,11 +56,13 @@ extension AMQPConnection {
     }
 
     /// Runs one RPC on the topology channel, reopening it first if the broker closed it (e.g. after a 406).
-    private func onTopologyChannel<Result>(_ operation: @autoclosure () -> String, _ call: (CArena) -> Result) throws(AMQPError) {
+    @discardableResult
+    private func onTopologyChannel<Result>(_ operation: @autoclosure () -> String, _ call: (CArena) -> Result) throws(AMQPError) -> Result {
         if !isTopologyChannelOpen { try openChannel(Self.topologyChannel) }
         uncork()
         let arena = CArena()
-        _ = withExtendedLifetime(arena) { call(arena) }
+        let result = withExtendedLifetime(arena) { call(arena) }
         try checkReply(channel: Self.topologyChannel, operation())
+        return result
     }
 }

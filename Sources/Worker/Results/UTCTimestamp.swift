@@ -1,11 +1,11 @@
-import Foundation
+public import Foundation
 
 /// `2026-11-21T06:30:00.123Z`: a time in UTC with milliseconds, written straight into text.
 ///
 /// Every result carries one, and Foundation's `ISO8601FormatStyle` took a tenth of a result's cost; this
 /// writes the same text (milliseconds truncated, as it does; `UTCTimestampTests` hold the two together).
-enum UTCTimestamp {
-    static func string(_ date: Date) -> String {
+public enum UTCTimestamp {
+    public static func string(_ date: Date) -> String {
         // Whole seconds, then the fraction's milliseconds truncated: Foundation's own arithmetic, so the
         // text is the same to the millisecond even where the double is a hair below a round value.
         let time = date.timeIntervalSince1970

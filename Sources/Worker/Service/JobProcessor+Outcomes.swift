@@ -24,11 +24,11 @@ extension JobProcessor {
             // The failure code, even when APNs gave no reason (then it is "HTTP<status>").
             result.reason = code
             result.detail = detail
-            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "\(code): \(detail)")]
+            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "\(code): \(detail)", at: now())]
         case .expired(let lastError):
             result.status = .expired
             result.detail = lastError
-            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "expired: \(lastError)")]
+            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "expired: \(lastError)", at: now())]
         case .retry(let tier, let delay, let lastError):
             logger.debug("retrying job", metadata: ["job": "\(job.id)", "attempts": "\(attempts)", "tier": "\(tier)", "error": "\(lastError)"])
             return [messages.retry(context.delivery.message, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError)]
@@ -41,7 +41,7 @@ extension JobProcessor {
 
     /// A job that cannot be sent: a `failed` result (when it has an id) and a dead letter.
     func malformed(_ error: JobError, attempts: Int, job: Job? = nil, context: ResultContext) -> [Publication] {
-        var publications = [messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "\(error.code): \(error.detail)")]
+        var publications = [messages.deadLetter(context.delivery.message, attempts: attempts, lastError: "\(error.code): \(error.detail)", at: now())]
         if error.jobID != nil {
             var result = context.result(status: .failed, attempts: attempts, completedAt: now(), job: job)
             result.id = error.jobID

@@ -39,10 +39,11 @@ package struct OutgoingMessages {
         return Publication(exchange: topology.settings.retryExchange, routingKey: tierName, message: Self.carriable(message), kind: .retry(tier: tierName))
     }
 
-    /// The job as it came, plus why it ended here, to the dead-letter exchange.
-    func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String) -> Publication {
+    /// The job as it came, plus why and when it ended here, to the dead-letter exchange.
+    func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String, at time: Date) -> Publication {
         var message = annotated(original, RetryHeaders(attempts: attempts), lastError: lastError)
         message.properties.expiration = nil
+        message.properties.headers[DeadLetter.deadLetteredAtHeader] = .int(Int64(time.timeIntervalSince1970 * 1000))
         let reason = JobResult.routingWord(String(lastError.prefix { $0 != ":" }))
         return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: Self.carriable(message), kind: .deadLetter(reason: reason))
     }

@@ -1,0 +1,191 @@
+import AMQP
+import Foundation
+import MockAPNs
+import Testing
+import TestSupport
+@testable import Worker
+import WorkerConfiguration
+
+/// Passes over a real dead-letter queue on the test broker.
+@Suite("Dead-letter sweeps")
+struct DeadLetterSweepTests {
+    /// Letters `dl-0…dl-(count-1)`: even ones BadDeviceToken of team-one, odd ones HTTP503 of team-two.
+    static func seed(_ harness: WorkerHarness, count: Int) async throws -> AMQPClient {
+        let client = try await FaultRun.client(of: harness, name: "dead-letters")
+        try await Topology(settings: harness.settings.topology).declare(on: client)
+        for index in 0..<count {
+            var properties = AMQPProperties()
+            properties.persistent = true
+            properties.messageID = "dl-\(index)"
+            let even = index.isMultiple(of: 2)
+            properties.headers = [
+                RetryHeaders.lastError: .string(even ? "BadDeviceToken: no such device" : "HTTP503: service unavailable"),
+                RetryHeaders.attempts: .int(even ? 1 : 3),
+                DeadLetter.deadLetteredAtHeader: .int(Int64(Date().timeIntervalSince1970 * 1000)),
+            ]
+            let body = JobFactory.alert(id: "dl-\(index)", extra: even ? "" : #","credential":"team-two""#)
+            let outcome = try await client.publish(exchange: harness.settings.topology.deadExchange, routingKey: "", message: AMQPMessage(body: body, properties: properties), mandatory: true)
+            #expect(outcome == .confirmed)
+        }
+        return client
+    }
+
+    static func sweep(_ harness: WorkerHarness, _ plan: DeadLetterSweep.Plan, on client: AMQPClient) async throws -> (DeadLetterSweep.Report, [(String?, DeadLetterSweep.Outcome)]) {
+        let topology = harness.settings.topology
+        let sweep = DeadLetterSweep(queue: topology.deadQueue, jobsExchange: topology.jobsExchange, jobsRoutingKey: topology.jobsRoutingKey, plan: plan)
+        // The sweep consumes: a client of its own, as the command has.
+        let amqp = try await FaultRun.client(of: harness, name: "sweep")
+        var seen: [(String?, DeadLetterSweep.Outcome)] = []
+        let report = try await sweep.run(on: amqp, each: { letter, outcome, _ in seen.append((letter.jobID, outcome)) })
+        await amqp.close()
+        _ = client
+        return (report, seen)
+    }
+
+    /// The ids in `queue`, in order (consumed: the queue is empty afterwards).
+    static func ids(in queue: String, of harness: WorkerHarness, count: Int) async throws -> [String?] {
+        try await harness.drain(queue, count: count, idle: .seconds(3)).map(\.properties.messageID)
+    }
+
+    @Test("list looks at every letter, removes none, and keeps their order")
+    func list() async throws {
+        let harness = try await WorkerHarness.make()
+        let client = try await Self.seed(harness, count: 40)
+        let (report, seen) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .list), on: client)
+        #expect(report.ready == 40)
+        #expect(report.looked == 40)
+        #expect(report[.listed] == 40)
+        #expect(report.stoppedEarly == nil)
+        #expect(seen.map(\.0) == (0..<40).map { "dl-\($0)" })
+        let left = try await Self.ids(in: harness.settings.topology.deadQueue, of: harness, count: 40)
+        #expect(left == (0..<40).map { "dl-\($0)" }, "\(left)")
+        await client.close()
+        await harness.tearDown()
+    }
+
+    @Test("replay by reason: those jobs go back with their ids, a fresh count and replayed-at; the rest stay, in order")
+    func replayByReason() async throws {
+        let harness = try await WorkerHarness.make()
+        let client = try await Self.seed(harness, count: 40)
+        var plan = DeadLetterSweep.Plan(action: .replay)
+        plan.filter.reasons = ["http503"]
+        let (report, _) = try await Self.sweep(harness, plan, on: client)
+        #expect(report[.replayed] == 20)
+        #expect(report[.kept] == 20)
+        #expect(report[.failed] == 0)
+        let jobs = try await harness.drain(harness.settings.topology.jobsQueue, count: 20, idle: .seconds(3))
+        #expect(jobs.map(\.properties.messageID) == stride(from: 1, to: 40, by: 2).map { "dl-\($0)" })
+        #expect(jobs.allSatisfy { $0.properties.headers[RetryHeaders.attempts] == nil && $0.properties.headers[ReplayedJob.replayedAtHeader] != nil })
+        #expect(try await Self.ids(in: harness.settings.topology.deadQueue, of: harness, count: 20) == stride(from: 0, to: 40, by: 2).map { "dl-\($0)" })
+        await client.close()
+        await harness.tearDown()
+    }
+
+    @Test("purge by credential with a limit removes only that many of those; a dry run removes nothing")
+    func purge() async throws {
+        let harness = try await WorkerHarness.make()
+        let client = try await Self.seed(harness, count: 20)
+        var dry = DeadLetterSweep.Plan(action: .purge)
+        dry.filter.credentials = ["team-two"]
+        dry.dryRun = true
+        let (dryReport, _) = try await Self.sweep(harness, dry, on: client)
+        #expect(dryReport[.wouldPurge] == 10)
+        #expect(dryReport[.purged] == 0)
+        var plan = DeadLetterSweep.Plan(action: .purge)
+        plan.filter.credentials = ["team-two"]
+        plan.limit = 4
+        let (report, _) = try await Self.sweep(harness, plan, on: client)
+        #expect(report[.purged] == 4)
+        #expect(report.stoppedEarly?.contains("limit") == true)
+        let left = try await Self.ids(in: harness.settings.topology.deadQueue, of: harness, count: 16)
+        #expect(left == (0..<20).filter { !([1, 3, 5, 7] as Set).contains($0) }.map { "dl-\($0)" })
+        await client.close()
+        await harness.tearDown()
+    }
+
+    @Test("a copy the broker cannot route leaves its letter in place, and the pass says why")
+    func unroutableReplay() async throws {
+        let harness = try await WorkerHarness.make()
+        let client = try await Self.seed(harness, count: 6)
+        let topology = harness.settings.topology
+        try await client.unbind(AMQPBindingDeclaration(queue: topology.jobsQueue, exchange: topology.jobsExchange, routingKey: topology.jobsRoutingKey))
+        let (report, _) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .replay), on: client)
+        #expect(report[.failed] == 6)
+        #expect(report[.replayed] == 0)
+        #expect(report.lastFailure?.contains("returned") == true)
+        #expect(try await Self.ids(in: topology.deadQueue, of: harness, count: 6) == (0..<6).map { "dl-\($0)" })
+        await client.close()
+        await harness.tearDown()
+    }
+
+    @Test("a worker's dead letter says when, and replayed it is sent again with the same apns-id")
+    func workerRoundTrip() async throws {
+        // The mock's first answer is a 500: with one attempt allowed, the job is dead-lettered.
+        let harness = try await WorkerHarness.make {
+            $0.faults.forcedReason = "InternalServerError"
+            $0.faults.forcedReasonCount = 1
+        } setup: {
+            $0.worker.maxAttempts = 1
+        }
+        try await harness.publish([JobFactory.alert(id: "round-trip")])
+        let worker = try await harness.startWorker()
+        let first = try await harness.results(count: 1)
+        #expect(first.first?.status == .failed)
+        let client = try await FaultRun.client(of: harness, name: "round-trip")
+        let (report, seen) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .replay), on: client)
+        #expect(report[.replayed] == 1)
+        #expect(seen.first?.0 == "round-trip")
+        let second = try await harness.results(count: 1)
+        #expect(second.first?.id == "round-trip")
+        #expect(second.first?.attempts == 1, "the attempt count starts again")
+        #expect(second.first?.apnsID == first.first?.apnsID)
+        try await worker.stop()
+        await client.close()
+        await harness.tearDown()
+    }
+}
+
+/// `apns-worker dead-letters` as an operator runs it.
+@Suite("apns-worker dead-letters")
+struct DeadLettersCommandTests {
+    func run(_ harness: WorkerHarness, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)cli.yaml")
+        try Data(harness.yaml().utf8).write(to: config)
+        return try CommandOutput.run(binary, ["dead-letters"] + arguments + ["--config", config.path])
+    }
+
+    @Test("list prints the reasons with counts; --json one line per letter; replay --dry-run, then replay, then purge --yes")
+    func operatorSession() async throws {
+        let harness = try await WorkerHarness.make()
+        let client = try await DeadLetterSweepTests.seed(harness, count: 10)
+        let list = try run(harness, ["list"])
+        #expect(list.status == 0)
+        let rows = list.output.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("reason") == true)
+        #expect(rows.contains { $0.hasPrefix("BadDeviceToken") && $0.contains(" 5 ") && $0.contains("team-two") == false })
+        #expect(rows.contains { $0.hasPrefix("HTTP503") && $0.contains(" 5 ") && $0.contains("team-two") })
+        #expect(rows.last?.contains("looked at 10 of 10 ready; listed 10") == true, "\(list.output)")
+
+        let json = try run(harness, ["list", "--json", "--reason", "HTTP503"])
+        let lines = json.output.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(lines.count == 5)
+        #expect(lines.first?.contains(#""id":"dl-1""#) == true)
+        #expect(lines.first?.contains(#""outcome":"listed""#) == true)
+
+        let dry = try run(harness, ["replay", "--reason", "HTTP503", "--dry-run"])
+        #expect(dry.output.contains("would-replay 5"), "\(dry.output)")
+        let replay = try run(harness, ["replay", "--reason", "HTTP503", "--rate", "100"])
+        #expect(replay.status == 0)
+        #expect(replay.output.contains("replayed 5; kept 5"), "\(replay.output)")
+
+        let refused = try run(harness, ["purge"])
+        #expect(refused.status != 0, "purge without --yes or --dry-run is refused")
+        let purge = try run(harness, ["purge", "--yes"])
+        #expect(purge.output.contains("purged 5"), "\(purge.output)")
+        #expect(try await harness.drain(harness.settings.topology.deadQueue, count: 1, idle: .seconds(1)).isEmpty)
+        #expect(try await harness.drain(harness.settings.topology.jobsQueue, count: 5, idle: .seconds(3)).count == 5)
+        await client.close()
+        await harness.tearDown()
+    }
+}
