@@ -17,7 +17,14 @@ public final class APNsClient: Sendable {
 
     private struct PoolKey: Hashable {
         let credential: String
+        let revision: Int
         let endpoint: APNsEndpoint
+
+        init(_ credential: APNsCredential, _ endpoint: APNsEndpoint) {
+            self.credential = credential.name
+            revision = credential.revision
+            self.endpoint = endpoint
+        }
     }
 
     public init(
@@ -41,7 +48,7 @@ public final class APNsClient: Sendable {
     /// Connections and streams of one pool: (connections, ready, streams in flight, callers waiting,
     /// stream limits of ready connections).
     public func poolState(credential: APNsCredential, endpoint: APNsEndpoint) -> (connections: Int, ready: Int, inFlight: Int, waiting: Int, limits: [Int])? {
-        pools.withLockedValue { $0[PoolKey(credential: credential.name, endpoint: endpoint)] }?.snapshot
+        pools.withLockedValue { $0[PoolKey(credential, endpoint)] }?.snapshot
     }
 
     /// Stops every pool: waiting callers fail with `shutdown`, connections close once their streams end.
@@ -53,8 +60,44 @@ public final class APNsClient: Sendable {
         for pool in all { pool.shutdown() }
     }
 
+    /// Retires one revision of a credential (replaced or removed by a reload): its pools take no new
+    /// callers once `grace` has passed (time for a send that picked the old revision just before the
+    /// reload to reach its pool), finish what they have in flight and waiting, then close. Pools still
+    /// busy after `patience` close anyway: their waiting callers fail unprocessed (the job is retried).
+    public func retire(credential name: String, revision: Int, grace: Duration = .seconds(1), patience: Duration = .seconds(60)) async {
+        try? await Task.sleep(for: grace)
+        let deadline = ContinuousClock.now + patience
+        while true {
+            let (idle, busy) = pools.withLockedValue { pools in
+                let retiring = pools.filter { $0.key.credential == name && $0.key.revision == revision }
+                // Removed from the map only when idle, under the lock: no new caller can find them then.
+                let idle = retiring.filter { $0.value.snapshot.inFlight == 0 && $0.value.snapshot.waiting == 0 }
+                for key in idle.keys { pools[key] = nil }
+                return (Array(idle.values), retiring.count - idle.count)
+            }
+            for pool in idle { pool.shutdown() }
+            if busy == 0 { return }
+            if ContinuousClock.now >= deadline {
+                let late = pools.withLockedValue { pools in
+                    let late = pools.filter { $0.key.credential == name && $0.key.revision == revision }
+                    for key in late.keys { pools[key] = nil }
+                    return Array(late.values)
+                }
+                logger.warning("retired credential still busy; closing its connections", metadata: ["credential": "\(name)", "revision": "\(revision)"])
+                for pool in late { pool.shutdown() }
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Pools open now, by credential name and revision (for tests and metrics).
+    public var openPools: [(credential: String, revision: Int)] {
+        pools.withLockedValue { $0.keys.map { ($0.credential, $0.revision) } }
+    }
+
     private func pool(for credential: APNsCredential, endpoint: APNsEndpoint) throws -> APNsConnectionPool {
-        let key = PoolKey(credential: credential.name, endpoint: endpoint)
+        let key = PoolKey(credential, endpoint)
         return try pools.withLockedValue { pools in
             if let pool = pools[key] { return pool }
             do {

@@ -12,7 +12,7 @@ import WorkerConfiguration
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Consume jobs, send them through APNs, publish results; drain gracefully on SIGTERM/SIGINT."
+        abstract: "Consume jobs, send them through APNs, publish results; drain gracefully on SIGTERM/SIGINT; reload credentials on SIGHUP."
     )
 
     @OptionGroup var options: ConfigOptions
@@ -35,6 +35,7 @@ struct RunCommand: AsyncParsableCommand {
             services.append(.init(service: operations))
         }
         services.append(.init(service: worker))
+        services.append(.init(service: CredentialReloader(path: options.path, running: settings, worker: worker, logger: logger)))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )

@@ -19,12 +19,22 @@ public struct APNsCredential: Sendable, CustomStringConvertible {
     public let connections: Int?
     /// The HTTP proxy this credential's connections tunnel through; `nil` takes ``APNsClientConfiguration/proxy``.
     public let proxy: HTTPProxy?
+    /// Which load of the named credential this is. A reload that changes a credential's key or
+    /// certificate makes a new revision, which gets connections of its own while the old revision's
+    /// finish their streams (``APNsClient/retire(credential:revision:)``).
+    public let revision: Int
 
-    public init(name: String, authentication: Authentication, connections: Int? = nil, proxy: HTTPProxy? = nil) {
+    public init(name: String, authentication: Authentication, connections: Int? = nil, proxy: HTTPProxy? = nil, revision: Int = 0) {
         self.name = name
         self.authentication = authentication
         self.connections = connections
         self.proxy = proxy
+        self.revision = revision
+    }
+
+    /// The same credential as a new revision.
+    public func revised(_ revision: Int) -> APNsCredential {
+        APNsCredential(name: name, authentication: authentication, connections: connections, proxy: proxy, revision: revision)
     }
 
     /// Whether requests carry provider tokens (and the stream ramp applies).

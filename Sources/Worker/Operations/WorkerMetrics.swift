@@ -41,6 +41,13 @@ struct WorkerMetrics: Sendable {
             .record(certificateNotAfter.timeIntervalSince1970)
     }
 
+    /// A reload's outcome: `applied` or `refused`, counted, and whether the last one was applied.
+    func credentialReload(applied: Bool) {
+        Counter(label: "apns_credential_reloads_total", dimensions: [("result", applied ? "applied" : "refused")]).increment()
+        Gauge(label: "apns_credential_reload_successful").record(applied ? 1 : 0)
+        if applied { Gauge(label: "apns_credential_reload_timestamp_seconds").record(Date().timeIntervalSince1970) }
+    }
+
     /// 1 while `credential` is paused after APNs refused it, else 0.
     func credential(_ credential: String, paused: Bool) {
         Gauge(label: "apns_credential_paused", dimensions: [("credential", credential)]).record(paused ? 1 : 0)

@@ -37,6 +37,12 @@ public final class CredentialGate: Sendable {
         }
     }
 
+    /// Lifts the pause of `credential`: its key or certificate was just replaced.
+    public func resume(_ credential: String) {
+        let wasPaused = pausedUntil.withLockedValue { $0.removeValue(forKey: credential) != nil }
+        if wasPaused { metrics.credential(credential, paused: false) }
+    }
+
     /// Credentials paused at `now`, for health checks and metrics.
     public func pausedCredentials(at now: Date) -> [String] {
         pausedUntil.withLockedValue { paused in paused.filter { $0.value > now }.map(\.key).sorted() }

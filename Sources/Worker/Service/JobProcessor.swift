@@ -1,5 +1,6 @@
 public import AMQP
 import CoreMetrics
+import NIOConcurrencyHelpers
 import APNsClient
 import APNsCore
 public import Foundation
@@ -16,7 +17,9 @@ public import WorkerConfiguration
 public final class JobProcessor: Sendable {
     let broker: any JobBroker
     let sender: any NotificationSender
-    let credentials: CredentialRegistry
+    /// The credentials in force; a reload (SIGHUP) swaps them while jobs run.
+    let credentialsInForce: NIOLockedValueBox<CredentialRegistry>
+    var credentials: CredentialRegistry { credentialsInForce.withLockedValue { $0 } }
     let policy: RetryPolicy
     let gate: CredentialGate
     let messages: OutgoingMessages
@@ -76,7 +79,7 @@ public final class JobProcessor: Sendable {
         self.nackRetry = nackRetry
         self.broker = broker
         self.sender = sender
-        self.credentials = credentials
+        credentialsInForce = NIOLockedValueBox(credentials)
         policy = RetryPolicy(tiers: settings.topology.retryTiers, maxAttempts: settings.worker.maxAttempts)
         self.gate = gate
         messages = OutgoingMessages(topology: Topology(settings: settings.topology))

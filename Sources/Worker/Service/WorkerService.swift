@@ -44,7 +44,12 @@ public final class WorkerService: Service {
             broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger, metrics: metrics,
             onMissingExchange: onMissingExchange
         )
-        for entry in credentials.entries {
+        recordCertificates(of: credentials.entries)
+    }
+
+    /// Sets each certificate credential's expiry gauge, and warns of those expiring within the window.
+    func recordCertificates(of entries: [CredentialRegistry.Entry]) {
+        for entry in entries {
             guard let notAfter = entry.certificateNotAfter else { continue }
             metrics.credential(entry.settings.name, certificateNotAfter: notAfter)
             let days = notAfter.timeIntervalSinceNow / 86_400

@@ -23,7 +23,8 @@ extension CredentialRegistry {
                     environment: credentialSettings.environment,
                     connections: credentialSettings.connections ?? settings.apns.connections,
                     settings: credentialSettings,
-                    certificateNotAfter: loaded.certificateNotAfter
+                    certificateNotAfter: loaded.certificateNotAfter,
+                    fingerprint: CredentialFingerprint.of(credentialSettings, endpoint: settings.apns.endpoint, connections: settings.apns.connections)
                 ))
             } catch {
                 problems.append(contentsOf: error.problems)

@@ -19,6 +19,17 @@ public struct CredentialRegistry: Sendable {
         /// A certificate credential's expiry (its certificate's `notAfter`); nil for token credentials,
         /// whose keys do not expire (a revoked key shows as `InvalidProviderToken`).
         public let certificateNotAfter: Date?
+        /// A digest of everything the credential was loaded from: its settings, the endpoint, and the
+        /// bytes of its key, certificate and password files. Equal fingerprints: the same credential.
+        public let fingerprint: [UInt8]
+
+        /// This entry with its credential as `revision`.
+        func revised(_ revision: Int) -> Entry {
+            Entry(
+                credential: credential.revised(revision), endpoint: endpoint, environment: environment, connections: connections,
+                settings: settings, certificateNotAfter: certificateNotAfter, fingerprint: fingerprint
+            )
+        }
     }
 
     /// In the order of the file.

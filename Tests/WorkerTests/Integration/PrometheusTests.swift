@@ -14,7 +14,7 @@ struct PrometheusTests {
     func promtool() throws {
         let check = try CommandOutput.run("/usr/bin/promtool", ["check", "rules", Self.rules])
         #expect(check.status == 0, "\(check.output)")
-        #expect(check.output.contains("SUCCESS: 11 rules found"), "\(check.output)")
+        #expect(check.output.contains("SUCCESS: 12 rules found"), "\(check.output)")
         let tests = try CommandOutput.run("/usr/bin/promtool", ["test", "rules", Self.ruleTests])
         #expect(tests.status == 0, "\(tests.output)")
         #expect(tests.output.contains("SUCCESS"), "\(tests.output)")
@@ -41,7 +41,7 @@ struct PrometheusTests {
         // Every rule has been evaluated against real series, and none failed to evaluate.
         try await prometheus.waitUntil("every rule evaluated") { try prometheus.rules().allSatisfy { $0.evaluated } }
         let rules = try prometheus.rules()
-        #expect(rules.count == 11)
+        #expect(rules.count == 12)
         #expect(rules.allSatisfy { $0.health == "ok" }, "\(rules.filter { $0.health != "ok" })")
         let alerts = try prometheus.alerts()
         #expect(alerts.isEmpty, "a healthy worker raised alerts: \(alerts)")

@@ -1,0 +1,40 @@
+import Foundation
+import TestSupport
+
+/// Keys and certificates made during a test with the openssl command, as an operator makes new ones.
+enum CredentialMaterial {
+    /// A new P-256 `.p8` key (mode 600) and its public key in PEM.
+    static func tokenKey() throws -> (keyFile: String, publicPEM: String) {
+        let keyFile = try TemporaryFile.write("", mode: 0o600)
+        try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyFile])
+        let publicFile = keyFile + ".pub.pem"
+        try openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
+        return (keyFile, try String(contentsOfFile: publicFile, encoding: .utf8))
+    }
+
+    /// A new client certificate for com.example.app from the test CA, as a PKCS#12 written over
+    /// `p12File` (the test password), the way a renewed certificate replaces the old file.
+    static func replaceCertificate(at p12File: String) throws {
+        let base = p12File + ".new"
+        try openssl(["req", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", base + ".key", "-out", base + ".csr",
+                     "-subj", "/CN=Apple Push Services: com.example.app/UID=com.example.app"])
+        let extensions = try TemporaryFile.write("extendedKeyUsage=clientAuth\n", mode: 0o600)
+        try openssl(["x509", "-req", "-in", base + ".csr", "-CA", Fixtures.path("tls/ca.pem"), "-CAkey", Fixtures.path("tls/ca.key"),
+                     "-set_serial", "\(Int.random(in: 1000...999_999))", "-days", "30", "-out", base + ".pem", "-extfile", extensions])
+        try openssl(["pkcs12", "-export", "-in", base + ".pem", "-inkey", base + ".key", "-certfile", Fixtures.path("tls/ca.pem"),
+                     "-out", base + ".p12", "-passout", "pass:test-only-password"])
+        try Data(contentsOf: URL(fileURLWithPath: base + ".p12")).write(to: URL(fileURLWithPath: p12File), options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: p12File)
+    }
+
+    private static func openssl(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw HarnessError("openssl \(arguments.first ?? "") failed (\(process.terminationStatus))") }
+    }
+}

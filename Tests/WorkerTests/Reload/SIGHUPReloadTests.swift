@@ -1,0 +1,64 @@
+import Foundation
+import MockAPNs
+import Testing
+import TestSupport
+import TLS
+@testable import Worker
+import WorkerConfiguration
+
+/// `kill -HUP` to a running `apns-worker run`, as an operator rotates a key.
+@Suite("SIGHUP reload (a real process)", .serialized)
+struct SIGHUPReloadTests {
+    @Test("a broken configuration is refused with its key path and the metric at 0; a good one rotates the key; jobs flow throughout")
+    func hangUp() async throws {
+        let rotated = try CredentialMaterial.tokenKey()
+        let metricsPort = Int.random(in: 20_000..<40_000)
+        let harness = try await WorkerHarness.make(mockSetup: { configuration in
+            if let key = try? ES256PublicKey(pemRepresentation: rotated.publicPEM) {
+                configuration.apns.signingKeys.append(MockSigningKey(keyID: "ROTATED001", teamID: "TEAMID0001", publicKey: key))
+            }
+        }) { settings in
+            settings.log.level = .notice
+            settings.metrics.port = metricsPort
+        }
+        let configPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml").path
+        func rewrite(_ change: (inout WorkerSettings) -> Void) throws {
+            var settings = harness.settings
+            change(&settings)
+            try Data(WorkerHarness(mock: harness.mock, settings: settings, prefix: harness.prefix).yaml().utf8).write(to: URL(fileURLWithPath: configPath))
+        }
+        func reloadMetric() throws -> Double? {
+            let body = try CommandOutput.run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(metricsPort)/metrics"]).output
+            return body.split(separator: "\n").first { $0.hasPrefix("apns_credential_reload_successful ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        func jobs(_ name: String) -> [[UInt8]] {
+            (0..<200).map { JobFactory.alert(id: "\(name)-\($0)", topic: $0 % 2 == 0 ? "com.example.app" : "com.example.other") }
+        }
+
+        let process = try harness.launchWorker()
+        try await harness.publish(jobs("first"))
+        #expect(try await harness.results(count: 200).allSatisfy { $0.status == .delivered })
+
+        try rewrite { $0.credentials[1].kind = .token(teamID: "TEAMID0002", keyID: "TESTKEY002", keyFile: "/nonexistent/AuthKey_TESTKEY002.p8", allowInsecureKeyPermissions: false, refreshAge: 3000) }
+        kill(process.processIdentifier, SIGHUP)
+        try await waitUntil(harness) { harness.processLog.contains("configuration reload refused") && harness.processLog.contains("credentials[1].key_file") }
+        #expect(try reloadMetric() == 0)
+        try await harness.publish(jobs("refused"))
+        #expect(try await harness.results(count: 200).allSatisfy { $0.status == .delivered }, "the credentials in force stayed")
+
+        try rewrite { $0.credentials[0].kind = .token(teamID: "TEAMID0001", keyID: "ROTATED001", keyFile: rotated.keyFile, allowInsecureKeyPermissions: false, refreshAge: 3000) }
+        kill(process.processIdentifier, SIGHUP)
+        try await waitUntil(harness) { harness.processLog.contains("credentials reloaded") }
+        #expect(harness.processLog.contains("replaced=team-one"), "\(harness.processLog.suffix(1500))")
+        #expect(try reloadMetric() == 1)
+        try await harness.publish(jobs("rotated"))
+        #expect(try await harness.results(count: 200).allSatisfy { $0.status == .delivered })
+        #expect(harness.mock.server.recorder.snapshot.rejectedByReason.isEmpty)
+        #expect(!harness.processLog.contains(rotated.keyFile.isEmpty ? "-" : "BEGIN PRIVATE KEY"), "no key material in the log")
+
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        await harness.tearDown()
+    }
+}
