@@ -12,7 +12,7 @@ struct SIGHUPReloadTests {
     @Test("a broken configuration is refused with its key path and the metric at 0; a good one rotates the key; jobs flow throughout")
     func hangUp() async throws {
         let rotated = try CredentialMaterial.tokenKey()
-        let metricsPort = Int.random(in: 20_000..<40_000)
+        let metricsPort = FaultRun.freePort()
         let harness = try await WorkerHarness.make(mockSetup: { configuration in
             if let key = try? ES256PublicKey(pemRepresentation: rotated.publicPEM) {
                 configuration.apns.signingKeys.append(MockSigningKey(keyID: "ROTATED001", teamID: "TEAMID0001", publicKey: key))
