@@ -68,25 +68,27 @@ public final class APNsClient: Sendable {
         try? await Task.sleep(for: grace)
         let deadline = ContinuousClock.now + patience
         while true {
-            let (idle, busy) = pools.withLockedValue { pools in
-                let retiring = pools.filter { $0.key.credential == name && $0.key.revision == revision }
-                // Removed from the map only when idle, under the lock: no new caller can find them then.
-                let idle = retiring.filter { $0.value.snapshot.inFlight == 0 && $0.value.snapshot.waiting == 0 }
-                for key in idle.keys { pools[key] = nil }
-                return (Array(idle.values), retiring.count - idle.count)
-            }
-            for pool in idle { pool.shutdown() }
-            if busy == 0 { return }
-            if ContinuousClock.now >= deadline {
-                let late = pools.withLockedValue { pools in
-                    let late = pools.filter { $0.key.credential == name && $0.key.revision == revision }
-                    for key in late.keys { pools[key] = nil }
-                    return Array(late.values)
+            let late = ContinuousClock.now >= deadline
+            // Removed from the map under the lock, when idle (or late): no new caller can find them then.
+            let (removed, busy) = pools.withLockedValue { pools in
+                var removed: [APNsConnectionPool] = []
+                var busy = 0
+                for (key, pool) in pools where key.credential == name && key.revision == revision {
+                    let state = pool.snapshot
+                    if late || (state.inFlight == 0 && state.waiting == 0) {
+                        pools[key] = nil
+                        removed.append(pool)
+                    } else {
+                        busy += 1
+                    }
                 }
-                logger.warning("retired credential still busy; closing its connections", metadata: ["credential": "\(name)", "revision": "\(revision)"])
-                for pool in late { pool.shutdown() }
-                return
+                return (removed, busy)
             }
+            if late, !removed.isEmpty {
+                logger.warning("retired credential still busy; closing its connections", metadata: ["credential": "\(name)", "revision": "\(revision)"])
+            }
+            for pool in removed { pool.shutdown() }
+            if busy == 0 { return }
             try? await Task.sleep(for: .milliseconds(100))
         }
     }

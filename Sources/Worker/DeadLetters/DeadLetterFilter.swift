@@ -17,9 +17,9 @@ public struct DeadLetterFilter: Sendable {
 
     public func selects(_ letter: DeadLetter, now: Date) -> Bool {
         if !reasons.isEmpty, !reasons.contains(where: { $0.caseInsensitiveCompare(letter.reason) == .orderedSame }) { return false }
-        if !credentials.isEmpty, !letter.credential.map(credentials.contains).isTrue { return false }
-        if !topics.isEmpty, !letter.topic.map(topics.contains).isTrue { return false }
-        if !jobIDs.isEmpty, !letter.jobID.map(jobIDs.contains).isTrue { return false }
+        if !credentials.isEmpty, letter.credential.map(credentials.contains) != true { return false }
+        if !topics.isEmpty, letter.topic.map(topics.contains) != true { return false }
+        if !jobIDs.isEmpty, letter.jobID.map(jobIDs.contains) != true { return false }
         if olderThan != nil || newerThan != nil {
             // A letter whose age is unknown matches no age condition: replaying or purging by age must
             // never take what cannot be aged.
@@ -30,8 +30,4 @@ public struct DeadLetterFilter: Sendable {
         }
         return true
     }
-}
-
-extension Optional<Bool> {
-    fileprivate var isTrue: Bool { self ?? false }
 }

@@ -30,7 +30,7 @@ struct DeadLetterSweepTests {
         return client
     }
 
-    static func sweep(_ harness: WorkerHarness, _ plan: DeadLetterSweep.Plan, on client: AMQPClient) async throws -> (DeadLetterSweep.Report, [(String?, DeadLetterSweep.Outcome)]) {
+    static func sweep(_ harness: WorkerHarness, _ plan: DeadLetterSweep.Plan) async throws -> (DeadLetterSweep.Report, [(String?, DeadLetterSweep.Outcome)]) {
         let topology = harness.settings.topology
         let sweep = DeadLetterSweep(queue: topology.deadQueue, jobsExchange: topology.jobsExchange, jobsRoutingKey: topology.jobsRoutingKey, plan: plan)
         // The sweep consumes: a client of its own, as the command has.
@@ -38,7 +38,6 @@ struct DeadLetterSweepTests {
         var seen: [(String?, DeadLetterSweep.Outcome)] = []
         let report = try await sweep.run(on: amqp, each: { letter, outcome, _ in seen.append((letter.jobID, outcome)) })
         await amqp.close()
-        _ = client
         return (report, seen)
     }
 
@@ -51,7 +50,7 @@ struct DeadLetterSweepTests {
     func list() async throws {
         let harness = try await WorkerHarness.make()
         let client = try await Self.seed(harness, count: 40)
-        let (report, seen) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .list), on: client)
+        let (report, seen) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .list))
         #expect(report.ready == 40)
         #expect(report.looked == 40)
         #expect(report[.listed] == 40)
@@ -69,7 +68,7 @@ struct DeadLetterSweepTests {
         let client = try await Self.seed(harness, count: 40)
         var plan = DeadLetterSweep.Plan(action: .replay)
         plan.filter.reasons = ["http503"]
-        let (report, _) = try await Self.sweep(harness, plan, on: client)
+        let (report, _) = try await Self.sweep(harness, plan)
         #expect(report[.replayed] == 20)
         #expect(report[.kept] == 20)
         #expect(report[.failed] == 0)
@@ -88,13 +87,13 @@ struct DeadLetterSweepTests {
         var dry = DeadLetterSweep.Plan(action: .purge)
         dry.filter.credentials = ["team-two"]
         dry.dryRun = true
-        let (dryReport, _) = try await Self.sweep(harness, dry, on: client)
+        let (dryReport, _) = try await Self.sweep(harness, dry)
         #expect(dryReport[.wouldPurge] == 10)
         #expect(dryReport[.purged] == 0)
         var plan = DeadLetterSweep.Plan(action: .purge)
         plan.filter.credentials = ["team-two"]
         plan.limit = 4
-        let (report, _) = try await Self.sweep(harness, plan, on: client)
+        let (report, _) = try await Self.sweep(harness, plan)
         #expect(report[.purged] == 4)
         #expect(report.stoppedEarly?.contains("limit") == true)
         let left = try await Self.ids(in: harness.settings.topology.deadQueue, of: harness, count: 16)
@@ -109,7 +108,7 @@ struct DeadLetterSweepTests {
         let client = try await Self.seed(harness, count: 6)
         let topology = harness.settings.topology
         try await client.unbind(AMQPBindingDeclaration(queue: topology.jobsQueue, exchange: topology.jobsExchange, routingKey: topology.jobsRoutingKey))
-        let (report, _) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .replay), on: client)
+        let (report, _) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .replay))
         #expect(report[.failed] == 6)
         #expect(report[.replayed] == 0)
         #expect(report.lastFailure?.contains("returned") == true)
@@ -132,7 +131,7 @@ struct DeadLetterSweepTests {
         let first = try await harness.results(count: 1)
         #expect(first.first?.status == .failed)
         let client = try await FaultRun.client(of: harness, name: "round-trip")
-        let (report, seen) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .replay), on: client)
+        let (report, seen) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .replay))
         #expect(report[.replayed] == 1)
         #expect(seen.first?.0 == "round-trip")
         let second = try await harness.results(count: 1)
