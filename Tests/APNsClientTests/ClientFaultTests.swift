@@ -46,10 +46,16 @@ struct ClientFaultTests {
     @Test("REFUSED_STREAM is re-sent transparently; nothing is lost or duplicated")
     func refusedStreams() async throws {
         let harness = try await MockHarness.start { $0.faults.refuseEvery = 4 }
-        let client = APNsClient(configuration: MockHarness.clientConfiguration { $0.maximumTransparentResends = 10 })
+        let client = APNsClient(configuration: MockHarness.clientConfiguration {
+            $0.maximumTransparentResends = 10
+            // What this checks is the resends, not timing: in a loaded `make test` the first connection's
+            // handshake once outlasted the harness's 5 s and 98 of the 100 requests timed out unsent.
+            $0.requestTimeout = .seconds(30)
+        })
         defer { client.shutdown() }
         let results = try await sendMany(100, client: client, credential: harness.tokenCredential(), endpoint: harness.endpoint)
-        #expect(results.allSatisfy { (try? $0.get().isAccepted) == true })
+        let failures = results.filter { (try? $0.get().isAccepted) != true }
+        #expect(failures.isEmpty, "\(failures.count) not accepted, e.g. \(failures.prefix(3))")
         #expect(harness.server.recorder.snapshot.accepted == 100)
         #expect(harness.server.recorder.snapshot.duplicateAPNsIDs.isEmpty)
         #expect(client.statistics.snapshot.refusedStreams >= 20)
