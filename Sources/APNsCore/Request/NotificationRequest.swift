@@ -4,7 +4,7 @@
 /// priority against the type's rules, and the payload against its size limit, and throws
 /// ``NotificationError`` naming the APNs reason the server would have answered with.
 public struct NotificationRequest: Sendable {
-    public let deviceToken: DeviceToken
+    public private(set) var deviceToken: DeviceToken
     /// The full `apns-topic`: bundle ID plus the push type's suffix.
     public let topic: String
     public let pushType: PushType
@@ -13,7 +13,7 @@ public struct NotificationRequest: Sendable {
     public let expiration: NotificationExpiration?
     public let collapseID: CollapseID?
     /// `nil` lets APNs generate one; callers that may retry should set it so retries share it.
-    public let apnsID: APNsID?
+    public private(set) var apnsID: APNsID?
     /// The JSON body, sent as it is.
     public let payload: [UInt8]
 
@@ -54,6 +54,16 @@ public struct NotificationRequest: Sendable {
         self.collapseID = collapseID
         self.apnsID = apnsID
         self.payload = payload
+    }
+
+    /// The same notification to another device, under its own apns-id: a multicast job's request for
+    /// each of its tokens. Nothing to check again (a token does not change what the rules allow), and
+    /// the payload's storage is shared, not copied.
+    public func addressed(to token: DeviceToken, apnsID: APNsID?) -> NotificationRequest {
+        var copy = self
+        copy.deviceToken = token
+        copy.apnsID = apnsID
+        return copy
     }
 
     /// The request's `:path`.

@@ -19,6 +19,9 @@ public struct Job: Sendable {
     /// Tries APNs never processed (no stream free in time, connection refused…), which do not count as
     /// attempts but are bounded too (the `retry-deferred` header).
     public let previousDeferrals: Int
+    /// The devices of a multicast job (`device_tokens`); nil for a job to one device. The request then
+    /// holds the first token, and each token is sent as `request.addressed(to:apnsID:)`.
+    public let multicast: Multicast?
 
     public init(
         id: String,
@@ -28,7 +31,8 @@ public struct Job: Sendable {
         deadline: Date?,
         replyTo: String?,
         previousAttempts: Int,
-        previousDeferrals: Int = 0
+        previousDeferrals: Int = 0,
+        multicast: Multicast? = nil
     ) {
         self.id = id
         self.request = request
@@ -38,5 +42,6 @@ public struct Job: Sendable {
         self.replyTo = replyTo
         self.previousAttempts = previousAttempts
         self.previousDeferrals = previousDeferrals
+        self.multicast = multicast
     }
 }

@@ -56,9 +56,10 @@ public enum JobDecoder {
             }
             return environment
         }
+        let multicast = try multicast(reader)
         do {
             let request = try NotificationRequest(
-                deviceToken: DeviceToken(hex: try reader.requiredString("device_token")),
+                deviceToken: try multicast?.tokens[0] ?? DeviceToken(hex: try reader.requiredString("device_token")),
                 topic: try reader.requiredString("topic"),
                 pushType: PushType(headerValue: try reader.string("push_type") ?? "alert"),
                 priority: try reader.integer("priority").map { value throws(NotificationError) in
@@ -66,13 +67,15 @@ public enum JobDecoder {
                 },
                 expiration: try reader.integer("expiration").map(NotificationExpiration.init(epochSeconds:)),
                 collapseID: try reader.string("collapse_id").map(CollapseID.init),
-                apnsID: try reader.string("apns_id").map(APNsID.init) ?? derivedAPNsID(jobID: id),
+                // A multicast job's tokens each get their own (``derivedAPNsID(jobID:token:)``).
+                apnsID: multicast != nil ? nil : try reader.string("apns_id").map(APNsID.init) ?? derivedAPNsID(jobID: id),
                 payload: Array(reader.members.bytes(of: payload))
             )
             return Job(
                 id: id, request: request, credentialName: try reader.name("credential"), environment: environment,
                 deadline: try reader.number("deadline", in: 0...latestDeadline).map { Date(timeIntervalSince1970: $0) },
-                replyTo: envelope.replyTo, previousAttempts: envelope.previousAttempts, previousDeferrals: envelope.previousDeferrals
+                replyTo: envelope.replyTo, previousAttempts: envelope.previousAttempts, previousDeferrals: envelope.previousDeferrals,
+                multicast: multicast
             )
         } catch let error as NotificationError {
             throw JobError(error, jobID: id)

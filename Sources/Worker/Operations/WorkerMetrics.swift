@@ -24,6 +24,10 @@ struct WorkerMetrics: Sendable {
     let nackExhausted = Counter(label: "amqp_publish_nack_exhausted_total")
     let confirmDuration = Timer(label: "amqp_publish_confirm_duration_seconds")
     let inFlight = Gauge(label: "apns_jobs_in_flight")
+    /// Requests sent for multicast jobs' tokens (a single-device job is one job, one request).
+    let multicastRequests = Counter(label: "apns_multicast_requests_total")
+    /// Multicast requests at APNs now, across every multicast job (bounded by ``SendPermits``).
+    let multicastInFlight = Gauge(label: "apns_multicast_requests_in_flight")
     let prefetch = Gauge(label: "apns_prefetch")
     /// Broker connections opened so far (1 + reconnects), set when metrics are scraped.
     let connectionGeneration = Gauge(label: "amqp_connection_generation")

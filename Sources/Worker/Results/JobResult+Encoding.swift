@@ -20,12 +20,23 @@ extension JobResult {
         writer.field(CodingKeys.credential.rawValue, credential)
         writer.field(CodingKeys.detail.rawValue, detail)
         writer.field(CodingKeys.deviceToken.rawValue, deviceToken)
+        if let failures {
+            var list: [UInt8] = [UInt8(ascii: "[")]
+            list.reserveCapacity(failures.count * 160 + 2)
+            for (index, failure) in failures.enumerated() {
+                if index > 0 { list.append(UInt8(ascii: ",")) }
+                list.append(contentsOf: failure.encoded())
+            }
+            list.append(UInt8(ascii: "]"))
+            writer.field(CodingKeys.failures.rawValue, json: list)
+        }
         writer.field(CodingKeys.httpStatus.rawValue, httpStatus)
         writer.field(CodingKeys.id.rawValue, id)
         writer.field(CodingKeys.latencyMS.rawValue, latencyMS)
         writer.field(CodingKeys.reason.rawValue, reason)
         writer.field(CodingKeys.status.rawValue, status.rawValue)
         writer.field(CodingKeys.timestamp.rawValue, timestamp)
+        if let tokens { writer.field(CodingKeys.tokens.rawValue, json: tokens.encoded()) }
         writer.field(CodingKeys.topic.rawValue, topic)
         writer.field(CodingKeys.worker.rawValue, worker)
         return writer.finish()

@@ -26,9 +26,13 @@ public struct JobResult: Codable, Hashable, Sendable {
     public var latencyMS: Int64?
     /// The worker that produced the result.
     public var worker: String
+    /// A multicast job's counts by outcome (absent for a single-device job).
+    public var tokens: TokenCounts?
+    /// A multicast job's tokens not delivered, each with its outcome.
+    public var failures: [TokenOutcome]?
 
     enum CodingKeys: String, CodingKey {
-        case id, status, reason, detail, timestamp, topic, credential, attempts, worker
+        case id, status, reason, detail, timestamp, topic, credential, attempts, worker, tokens, failures
         case apnsID = "apns_id"
         case apnsUniqueID = "apns_unique_id"
         case httpStatus = "http_status"
@@ -46,11 +50,14 @@ public struct JobResult: Codable, Hashable, Sendable {
     }
 
     /// `result.delivered`, `result.rejected.<Reason>`, `result.failed.<Code>` or `result.expired`, so a
-    /// token-cleanup service can bind `result.rejected.Unregistered`.
+    /// token-cleanup service can bind `result.rejected.Unregistered`; a multicast summary goes to
+    /// `result.multicast.<status>`.
     public var routingKey: String {
-        switch status {
+        if tokens != nil { return "result.multicast.\(status.rawValue)" }
+        return switch status {
         case .delivered: "result.delivered"
         case .expired: "result.expired"
+        case .partial: "result.partial"
         case .rejected: "result.rejected.\(Self.routingWord(reason ?? "Unknown"))"
         case .failed: "result.failed.\(Self.routingWord(reason ?? "Unknown"))"
         }

@@ -8,4 +8,6 @@ public enum JobStatus: String, Codable, Hashable, Sendable {
     case failed
     /// Its deadline passed before it could be delivered.
     case expired
+    /// A multicast job's tokens ended in more than one of the above (its `tokens` counts say how).
+    case partial
 }

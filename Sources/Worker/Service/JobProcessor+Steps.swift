@@ -48,6 +48,9 @@ extension JobProcessor {
         }
         let name = resolved.entry.settings.name
         if let deadline = job.deadline, deadline <= now() {
+            if let multicast = job.multicast {
+                return .publish(expired(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint), multicast))
+            }
             return .publish(complete(.expired(lastError: "deadline passed before sending"), job: job, credential: name, attempts: job.previousAttempts, context: context))
         }
         if let until = gate.pausedUntil(name, at: now()) {

@@ -1,6 +1,7 @@
 public import AMQP
 import CoreMetrics
 import NIOConcurrencyHelpers
+import Synchronization
 import APNsClient
 import APNsCore
 public import Foundation
@@ -43,6 +44,14 @@ public final class JobProcessor: Sendable {
     let nackRetry: NackRetry
     /// One nack line a second at most: a leader election nacks every job in flight at once.
     let nackLog = LogThrottle(every: .seconds(1))
+    /// Requests multicast jobs may have in flight, all of them together (see ``SendPermits``).
+    let permits: SendPermits
+    /// Requests one multicast job may have in flight: a quarter of the permits, so a few large jobs
+    /// share them rather than one taking all.
+    let multicastWindow: Int
+    /// Set when the worker starts draining: multicast jobs stop sending and set their remaining
+    /// tokens aside for a retry copy, so a shutdown does not wait for a 10,000-token job.
+    let draining = Atomic(false)
 
     public convenience init(
         broker: any JobBroker,
@@ -80,6 +89,8 @@ public final class JobProcessor: Sendable {
         self.broker = broker
         self.sender = sender
         credentialsInForce = NIOLockedValueBox(credentials)
+        permits = SendPermits(capacity: settings.jobConcurrency)
+        multicastWindow = max(1, settings.jobConcurrency / 4)
         policy = RetryPolicy(tiers: settings.topology.retryTiers, maxAttempts: settings.worker.maxAttempts)
         self.gate = gate
         messages = OutgoingMessages(topology: Topology(settings: settings.topology))
@@ -89,6 +100,11 @@ public final class JobProcessor: Sendable {
         self.logger = logger
         self.now = now
         self.onMissingExchange = onMissingExchange
+    }
+
+    /// From now on multicast jobs send no more tokens (see ``draining``).
+    public func beginDraining() {
+        draining.store(true, ordering: .relaxed)
     }
 
     /// Processes one delivery; never throws: every outcome ends in an ack or a requeue.
@@ -110,7 +126,7 @@ public final class JobProcessor: Sendable {
             if await finish(delivery, with: publications) { unsettled.forget(key) } else { unsettled.remember(key, publications) }
         case .send(let pending):
             atAPNs.begin(pending.job.id)
-            let publications = await send(pending)
+            let publications = if let multicast = pending.job.multicast { await sendMulticast(pending, multicast) } else { await send(pending) }
             // APNs has answered: if the broker does not take the outcome, the redelivery must not push again.
             if await !finish(delivery, with: publications) { unsettled.remember(pending.outcomeKey, publications) }
             atAPNs.end(pending.job.id)
@@ -139,7 +155,7 @@ public final class JobProcessor: Sendable {
 
     /// `error` as the client's error type (it throws nothing else, but the protocol cannot say so).
     @inline(never)
-    private static func sendError(_ error: any Error) -> APNsSendError {
+    static func sendError(_ error: any Error) -> APNsSendError {
         error as? APNsSendError ?? APNsSendError(.protocolError, .unknown, "\(error)")
     }
 }

@@ -95,6 +95,7 @@ public final class WorkerService: Service {
             try await process(deliveries)
         } onGracefulShutdown: { [self] in
             draining.store(true, ordering: .relaxed)
+            processor.beginDraining()
             slots.close()
             // Once the broker confirms the cancel, the stream ends after the deliveries already here.
             Task { [amqp, logger] in

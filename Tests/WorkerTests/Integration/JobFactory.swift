@@ -12,6 +12,12 @@ enum JobFactory {
         Array(#"{"id":"\#(id)","device_token":"\#(token)","topic":"\#(topic)","payload":{"aps":{"alert":"hello \#(id)"}}\#(extra)}"#.utf8)
     }
 
+    /// A multicast alert to `tokens` (listed as given, so tests can list repeats and non-tokens).
+    static func multicast(id: String, tokens: [String], topic: String = "com.example.app", extra: String = "") -> [UInt8] {
+        let list = tokens.map { "\"\($0)\"" }.joined(separator: ",")
+        return Array(#"{"id":"\#(id)","device_tokens":[\#(list)],"topic":"\#(topic)","payload":{"aps":{"alert":"hello \#(id)"}}\#(extra)}"#.utf8)
+    }
+
     /// The kinds of job the mixed tests send, and the status and reason each must end with.
     enum Kind: CaseIterable {
         case delivered, otherTeam, unregistered, badToken, tooLarge, wrongType, notJSON, unknownTopic

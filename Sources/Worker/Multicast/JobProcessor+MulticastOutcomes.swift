@@ -1,0 +1,61 @@
+import AMQP
+import APNsCore
+import Foundation
+
+/// What a multicast pass publishes.
+extension JobProcessor {
+    /// The result (or a result per token), the retry copy and the dead letter of one pass. The job is
+    /// acked only once the broker confirmed all of them, like any job's publications.
+    @inline(never)
+    func conclude(_ pending: PendingSend, multicast tally: MulticastTally) -> [Publication] {
+        let (job, context) = (pending.job, pending.context)
+        let attempts = job.previousAttempts + (tally.processedAny ? 1 : 0)
+        let completed = now()
+        var publications: [Publication] = []
+        if job.multicast?.resultStyle == .perToken {
+            for outcome in tally.outcomes {
+                var result = context.result(status: outcome.status, attempts: attempts, completedAt: completed, job: job)
+                result.credential = pending.credentialName
+                result.deviceToken = outcome.deviceToken
+                result.apnsID = outcome.apnsID
+                result.httpStatus = outcome.httpStatus
+                result.reason = outcome.reason
+                result.detail = outcome.detail
+                result.timestamp = outcome.timestamp
+                publications.append(messages.result(result, replyTo: context.replyTo))
+            }
+        } else if let status = tally.status {
+            var result = context.result(status: status, attempts: attempts, completedAt: completed, job: job)
+            result.credential = pending.credentialName
+            result.deviceToken = nil
+            result.tokens = tally.counts
+            result.failures = tally.outcomes
+            publications.append(messages.result(result, replyTo: context.replyTo))
+        }
+        let original = context.delivery.message
+        if !tally.dead.isEmpty {
+            publications.append(messages.deadLetter(MulticastBody.message(original, holding: tally.dead), attempts: attempts, lastError: tally.deadError ?? "failed", at: completed))
+        }
+        if !tally.retrying.isEmpty {
+            let (tier, delay, lastError) = retrySchedule(tally)
+            // A pass in which APNs processed nothing (no stream, no connection) is a deferral, not an attempt.
+            let deferrals = job.previousDeferrals + (tally.deferredAny && !tally.processedAny ? 1 : 0)
+            publications.append(messages.retry(MulticastBody.message(original, holding: tally.retrying), tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError))
+        }
+        return publications
+    }
+
+    /// Where the retry copy goes: the longest wait any of its tokens needs (a transient failure's tier,
+    /// the credential's pause), or the first tier for tokens only set aside (draining).
+    private func retrySchedule(_ tally: MulticastTally) -> (tier: Int, delay: Duration, lastError: String) {
+        var schedule = tally.retry ?? {
+            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: nil, jitter: 1)
+            return (tier, delay, "not sent: the worker was draining")
+        }()
+        if let refusal = tally.credentialRefusal {
+            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: credentialBackoff, jitter: 1)
+            if tally.retry == nil || delay > schedule.delay { schedule = (tier, delay, refusal) }
+        }
+        return schedule
+    }
+}

@@ -1,0 +1,123 @@
+import APNsCore
+import Foundation
+
+/// What a multicast job's tokens came to in one pass, gathered as APNs answers them: counts, the
+/// tokens to report, and the tokens that go on to a retry tier or to the dead letters.
+///
+/// Only the job's fan-out loop touches it, one answer at a time. Delivered tokens are only counted
+/// (unless results are per token), so a 10,000-token job holds entries only for what went wrong.
+struct MulticastTally {
+    /// Whether delivered tokens get an entry too (results per token).
+    let keepsDelivered: Bool
+    private(set) var counts = TokenCounts()
+    /// Tokens this pass answers, in the order APNs answered them: all but the delivered ones, unless
+    /// ``keepsDelivered``.
+    private(set) var outcomes: [TokenOutcome] = []
+    /// Tokens for the retry tier: transient failures, and tokens never sent (credential refused or
+    /// paused, worker draining).
+    private(set) var retrying: [DeviceToken] = []
+    /// Tokens whose retries ran out or whose deadline passed: they go to the dead letters.
+    private(set) var dead: [DeviceToken] = []
+    /// The first dead token's failure, for the dead letter's `last-error`.
+    private(set) var deadError: String?
+    /// The longest retry any token asked for, and why.
+    private(set) var retry: (tier: Int, delay: Duration, lastError: String)?
+    /// Set when APNs refused the credential: the job's credential is then paused.
+    private(set) var credentialRefusal: String?
+    /// Whether APNs may have acted on any request of this pass (then the pass is an attempt).
+    private(set) var processedAny = false
+    /// Whether a retrying token failed without APNs processing it (then the pass is a deferral).
+    private(set) var deferredAny = false
+
+    init(keepsDelivered: Bool, repeated: Int) {
+        self.keepsDelivered = keepsDelivered
+        counts.repeated = repeated
+    }
+
+    /// Records one token's answer and the verdict on it.
+    mutating func record(_ token: DeviceToken, apnsID: APNsID, outcome: Result<APNsResponse, APNsSendError>, verdict: Verdict) {
+        let processed = if case .failure(let error) = outcome { error.outcome != .notProcessed } else { true }
+        processedAny = processedAny || processed
+        var entry = TokenOutcome(deviceToken: token.hexString, status: .failed)
+        entry.apnsID = apnsID.value
+        switch verdict {
+        case .delivered:
+            counts.delivered += 1
+            guard keepsDelivered else { return }
+            entry.status = .delivered
+            entry.httpStatus = 200
+        case .rejected(let rejection):
+            entry.status = .rejected
+            entry.apply(rejection)
+        case .failed(let code, let detail, let rejection):
+            if let rejection { entry.apply(rejection) }
+            entry.reason = code
+            entry.detail = detail
+            markDead(token, because: "\(code): \(detail)")
+        case .expired(let lastError):
+            entry.status = .expired
+            entry.detail = lastError
+            markDead(token, because: "expired: \(lastError)")
+        case .retry(let tier, let delay, let lastError):
+            retrying.append(token)
+            counts.retrying += 1
+            deferredAny = deferredAny || !processed
+            if retry.map({ $0.tier < tier || ($0.tier == tier && $0.delay < delay) }) ?? true { retry = (tier, delay, lastError) }
+            return
+        case .credentialRefused(let lastError):
+            credentialRefusal = credentialRefusal ?? lastError
+            postpone(token)
+            return
+        }
+        counts.count(entry.status)
+        outcomes.append(entry)
+    }
+
+    /// A token not sent in this pass (its credential is paused, or the worker is draining): retried
+    /// later without counting an attempt.
+    mutating func postpone(_ token: DeviceToken) {
+        retrying.append(token)
+        counts.retrying += 1
+    }
+
+    /// A listed entry that is no device token: rejected as APNs would reject it, never sent.
+    mutating func reject(_ invalid: Multicast.InvalidToken) {
+        var entry = TokenOutcome(deviceToken: invalid.text, status: .rejected)
+        entry.httpStatus = APNsReason.badDeviceToken.documentedStatus
+        entry.reason = APNsReason.badDeviceToken.name
+        entry.detail = invalid.detail
+        counts.count(.rejected)
+        outcomes.append(entry)
+    }
+
+    /// A token whose job's deadline passed before it was sent.
+    mutating func expire(_ token: DeviceToken, apnsID: APNsID, because lastError: String) {
+        var entry = TokenOutcome(deviceToken: token.hexString, status: .expired)
+        entry.apnsID = apnsID.value
+        entry.detail = lastError
+        markDead(token, because: "expired: \(lastError)")
+        counts.count(.expired)
+        outcomes.append(entry)
+    }
+
+    /// The status of the whole pass: the one status every answered token shares, else `partial`.
+    var status: JobStatus? {
+        let answered: [(JobStatus, Int)] = [(.delivered, counts.delivered), (.rejected, counts.rejected), (.failed, counts.failed), (.expired, counts.expired)]
+        let present = answered.filter { $0.1 > 0 }
+        guard !present.isEmpty else { return nil }
+        return present.count == 1 ? present[0].0 : .partial
+    }
+
+    private mutating func markDead(_ token: DeviceToken, because error: String) {
+        dead.append(token)
+        deadError = deadError ?? error
+    }
+}
+
+extension TokenOutcome {
+    mutating func apply(_ rejection: APNsRejection) {
+        httpStatus = rejection.status
+        reason = rejection.reason.name
+        timestamp = rejection.timestampMilliseconds
+    }
+}
