@@ -54,6 +54,7 @@ def parse_arguments(argv):
     parser.add_argument("--routing-key", default="send", help="routing key of the jobs (default: %(default)s)")
     parser.add_argument("--count", type=int, default=10, help="how many jobs to publish (default: %(default)s)")
     parser.add_argument("--device-token", default=SAMPLE_DEVICE_TOKEN, help="hex device token of every job (default: a sample token the mock APNs accepts)")
+    parser.add_argument("--tokens", type=int, default=1, help="multicast: send each job to this many devices (random tokens the mock APNs accepts; at most 10000) with device_tokens (default: %(default)s, an ordinary job to --device-token)")
     parser.add_argument("--topic", default="com.example.app", help="apns-topic, i.e. the app's bundle id (default: %(default)s)")
     parser.add_argument("--id-prefix", default=f"sample-{uuid.uuid4().hex[:8]}", help="job ids are PREFIX-1 ... PREFIX-COUNT (default: sample-<random>)")
     parser.add_argument("--wait-results", action="store_true", help="ask for results on an exclusive reply queue and wait for them")
@@ -76,14 +77,22 @@ def without_password(url):
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
 
 
-def make_job(job_id, device_token, topic, number, count):
-    """A job body: the four required fields; see docs/messages.md for the optional ones."""
-    return {
+def make_job(job_id, device_token, topic, number, count, tokens=1):
+    """A job body: the four required fields; see docs/messages.md for the optional ones.
+
+    With tokens > 1, a multicast job: the same notification to that many devices (device_tokens), each
+    sent under its own apns-id, with one result for the job (counts, and an entry per token not delivered).
+    """
+    job = {
         "id": job_id,
-        "device_token": device_token,
         "topic": topic,
         "payload": {"aps": {"alert": {"title": "Hello from publish_jobs.py", "body": f"Sample job {number} of {count}"}}},
     }
+    if tokens > 1:
+        job["device_tokens"] = ["a" + uuid.uuid4().hex + uuid.uuid4().hex[:31] for _ in range(tokens)]
+    else:
+        job["device_token"] = device_token
+    return job
 
 
 def publish(channel, arguments, job, reply_to):
@@ -118,12 +127,22 @@ def wait_for_results(channel, queue, expected_ids, timeout, as_json):
     for method, properties, body in channel.consume(queue, auto_ack=True, inactivity_timeout=1.0):
         if method is not None:
             job_id = properties.correlation_id
-            waiting.discard(job_id)
+            # A multicast result with tokens still retrying is followed by another for those tokens.
+            if retrying(body) == 0:
+                waiting.discard(job_id)
             print_result(job_id, body, as_json)
         if not waiting or time.monotonic() >= deadline:
             break
     channel.cancel()
     return waiting
+
+
+def retrying(body):
+    """How many tokens of a multicast job a result leaves to a later result (0 for any other result)."""
+    try:
+        return json.loads(body).get("tokens", {}).get("retrying", 0)
+    except ValueError:
+        return 0
 
 
 def print_result(job_id, body, as_json):
@@ -142,6 +161,10 @@ def print_result(job_id, body, as_json):
         line += f" (HTTP {result['http_status']})"
     if "detail" in result:
         line += f": {result['detail']}"
+    if "tokens" in result:
+        line += " (" + ", ".join(f"{name} {n}" for name, n in sorted(result["tokens"].items()) if n) + ")"
+        for failure in result.get("failures", [])[:5]:
+            line += f"\n  {failure['device_token'][:8]}...: {failure['status']} {failure.get('reason', '')}"
     print(line, flush=True)
 
 
@@ -169,7 +192,7 @@ def main(argv):
 
         confirmed, failed = [], 0
         for number in range(1, arguments.count + 1):
-            job = make_job(f"{arguments.id_prefix}-{number}", arguments.device_token, arguments.topic, number, arguments.count)
+            job = make_job(f"{arguments.id_prefix}-{number}", arguments.device_token, arguments.topic, number, arguments.count, arguments.tokens)
             try:
                 publish(channel, arguments, job, reply_queue)
                 confirmed.append(job["id"])

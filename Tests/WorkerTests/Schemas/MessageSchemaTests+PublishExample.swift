@@ -1,5 +1,7 @@
 import AMQP
 import Foundation
+import MockAPNs
+import TestSupport
 import Testing
 import Worker
 import WorkerConfiguration
@@ -43,6 +45,26 @@ extension MessageSchemaTests {
         let results = try bodies.map { try JobResult.decode($0) }
         #expect(Set(results.compactMap(\.id)) == Self.expectedIDs(prefix))
         #expect(results.allSatisfy { $0.status == .delivered }, "\(results.filter { $0.status != .delivered })")
+        let validation = try await SchemaValidator.validate(bodies, against: .result)
+        #expect(validation.succeeded, "\(validation.transcript)")
+    }
+
+    @Test("publish_jobs.py --tokens 100: multicast jobs, one summary result each with 100 delivered, each valid")
+    func pythonExampleMulticast() async throws {
+        let harness = try await WorkerHarness.make()
+        try await harness.publish([])
+        let worker = try await harness.startWorker()
+        let prefix = "py-\(UUID().uuidString.prefix(8).lowercased())"
+        let outcome = try await runPublisher(harness, idPrefix: prefix, extra: ["--tokens", "100", "--wait-results", "--json", "--timeout", "60"])
+        try await worker.stop()
+        await harness.tearDown()
+
+        #expect(outcome.succeeded, "\(outcome.transcript)")
+        let bodies = outcome.output.split(separator: "\n").map { Array($0.utf8) }
+        let results = try bodies.map { try JobResult.decode($0) }
+        #expect(Set(results.compactMap(\.id)) == Self.expectedIDs(prefix))
+        #expect(results.allSatisfy { $0.status == .delivered && $0.tokens?.delivered == 100 && $0.failures == [] }, "\(results.prefix(2))")
+        #expect(harness.mock.server.recorder.snapshot.accepted == 100 * Self.exampleJobs)
         let validation = try await SchemaValidator.validate(bodies, against: .result)
         #expect(validation.succeeded, "\(validation.transcript)")
     }

@@ -40,6 +40,8 @@ struct MessageSchemaTests {
         result.topic = "t"
         result.credential = "c"
         result.latencyMS = 1
+        result.tokens = TokenCounts()
+        result.failures = [TokenOutcome(deviceToken: Self.token, status: .rejected)]
         let everything = try #require(try JSONSerialization.jsonObject(with: Data(result.encoded())) as? [String: Any])
         let bare = JobResult(id: nil, status: .expired, attempts: 0, completedAt: Date(), worker: "w")
         let always = try #require(try JSONSerialization.jsonObject(with: Data(bare.encoded())) as? [String: Any])
@@ -69,7 +71,7 @@ struct MessageSchemaTests {
         let messages = try DocumentationExamples(file: "docs/messages.md")
         #expect(messages.jobs.count >= 1)
         let statuses = Set(messages.results.compactMap { $0.object["status"] as? String })
-        #expect(statuses == Set(["delivered", "rejected", "failed", "expired"]))
+        #expect(statuses == Set(["delivered", "rejected", "failed", "expired", "partial"]))
     }
 
     // MARK: Results the worker encodes
