@@ -3,13 +3,18 @@
 
 The mock treats device tokens starting with "dead" as unregistered (410) and "bad0" as unknown (400);
 everything else well-formed is a live device. Usage: scripts/demo-jobs.py N > jobs.jsonl
+With --multicast J T: J multicast jobs of T tokens each (3% of them dead, 1% unknown) instead.
 """
 import json
 import random
 import sys
 import uuid
 
-count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
+multicast = sys.argv[1:2] == ["--multicast"]
+if multicast:
+    count, tokens_per_job = int(sys.argv[2]), int(sys.argv[3])
+else:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
 rng = random.Random(20261121)
 
 
@@ -20,6 +25,18 @@ def token(prefix=""):
 def alert(i):
     return {"aps": {"alert": {"title": "Order update", "body": f"Your order #{i} has shipped"}, "badge": 1, "sound": "default"}}
 
+
+def multicast_token():
+    roll = rng.random()
+    return token("dead") if roll < 0.03 else token("bad0") if roll < 0.04 else token()
+
+
+if multicast:
+    for i in range(count):
+        job_id = f"demo-multicast-{i:04d}-{uuid.UUID(int=rng.getrandbits(128)).hex[:8]}"
+        tokens = [multicast_token() for _ in range(tokens_per_job)]
+        print(json.dumps({"id": job_id, "device_tokens": tokens, "topic": "com.example.app", "payload": alert(i)}))
+    sys.exit(0)
 
 for i in range(count):
     job_id = f"demo-{i:06d}-{uuid.UUID(int=rng.getrandbits(128)).hex[:8]}"

@@ -55,6 +55,12 @@ with_id=$(grep -c '"id"' "$demo/jobs.jsonl" || true)
 echo "== waiting for $with_id results (jobs that are not JSON have no id, so no result: they are dead-lettered)"
 "$bin/apns-worker" results --config "$config" --expect "$with_id" --idle-timeout 30 | tee "$demo/summary.txt"
 
+echo "== multicast: 5 jobs of 1,000 tokens each (3% dead, 1% unknown): one summary result per pass over a job"
+python3 scripts/demo-jobs.py --multicast 5 1000 > "$demo/multicast.jsonl"
+"$bin/apns-worker" publish --config "$config" "$demo/multicast.jsonl"
+# Tokens the mock's 503s hit come back from the 1 s retry tier in a smaller job, with their own result.
+"$bin/apns-worker" results --config "$config" --idle-timeout 8 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
+
 echo "== the worker's health and metrics endpoint (metrics.port, 9090 here)"
 metrics_port=$(sed -n 's/^ *port: *\([0-9][0-9]*\).*/\1/p' "$config" | tail -1)
 metrics_port=${metrics_port:-9090}

@@ -8,6 +8,10 @@ struct ResultSummary {
     private var byOutcome: [String: Int] = [:]
     private var latencies: [Int64] = []
     private var first: Date?
+    /// Multicast summaries: how many, and their tokens by outcome (a job's retried tokens come in later results).
+    private var multicastResults = 0
+    private var tokens = TokenCounts()
+    private var tokenFailures: [String: Int] = [:]
     private var last: Date?
 
     /// Counts a dead letter by the code at the front of its `last-error` header ("PayloadTooLarge: …").
@@ -23,7 +27,17 @@ struct ResultSummary {
             unreadable += 1
             return
         }
-        let key = result.reason.map { "\(result.status.rawValue) \($0)" } ?? result.status.rawValue
+        if let counts = result.tokens {
+            multicastResults += 1
+            tokens.delivered += counts.delivered
+            tokens.rejected += counts.rejected
+            tokens.failed += counts.failed
+            tokens.expired += counts.expired
+            tokens.retrying += counts.retrying
+            tokens.repeated += counts.repeated
+            for failure in result.failures ?? [] { tokenFailures["\(failure.status.rawValue) \(failure.reason ?? "")", default: 0] += 1 }
+        }
+        let key = result.reason.map { "\(result.status.rawValue) \($0)" } ?? (result.tokens != nil ? "multicast \(result.status.rawValue)" : result.status.rawValue)
         byOutcome[key, default: 0] += 1
         if let latency = result.latencyMS { latencies.append(latency) }
         first = min(first ?? result.completedAt, result.completedAt)
@@ -34,6 +48,12 @@ struct ResultSummary {
         var lines = ["\(count) result(s)" + (unreadable > 0 ? " (\(unreadable) unreadable)" : "")]
         for (outcome, number) in byOutcome.sorted(by: { $0.value > $1.value }) {
             lines.append("  " + outcome.padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: "%6d", number))
+        }
+        if multicastResults > 0 {
+            lines.append("multicast tokens in \(multicastResults) result(s): delivered \(tokens.delivered), rejected \(tokens.rejected), failed \(tokens.failed), expired \(tokens.expired); \(tokens.retrying) sent on to a retry (answered by a later result)")
+            for (outcome, number) in tokenFailures.sorted(by: { $0.value > $1.value }) {
+                lines.append("  token " + outcome.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%6d", number))
+            }
         }
         if !latencies.isEmpty {
             let sorted = latencies.sorted()

@@ -1,0 +1,127 @@
+import AMQP
+import APNsCore
+import Foundation
+import MockAPNs
+import Testing
+import TestSupport
+@testable import Worker
+import WorkerConfiguration
+
+/// What every token of a set of multicast jobs came to, over all their results (a job's retried
+/// tokens come back in later results).
+struct TokenLedger {
+    /// Each token's answers, by job and token.
+    private(set) var answers: [String: [JobStatus]] = [:]
+    private(set) var delivered = 0
+
+    init(_ results: [JobResult]) {
+        for result in results {
+            guard let counts = result.tokens, let id = result.id else { continue }
+            delivered += counts.delivered
+            for failure in result.failures ?? [] { answers["\(id)/\(failure.deviceToken)", default: []].append(failure.status) }
+        }
+        // Delivered tokens are only counted: a delivered token answered twice shows as a job whose
+        // counts add up to more than its tokens (``answered(_:)``).
+    }
+
+    /// Tokens answered per job (delivered + rejected + failed + expired) over all its results.
+    static func answered(_ results: [JobResult]) -> [String: Int] {
+        var answered: [String: Int] = [:]
+        for result in results { if let id = result.id, let counts = result.tokens { answered[id, default: 0] += counts.answered } }
+        return answered
+    }
+}
+
+@Suite("Multicast jobs under faults (real RabbitMQ, mock APNs)", .serialized)
+struct MulticastFaultTests {
+    static let jobs = 20
+    static let tokensPerJob = 500
+
+    static func publishJobs(_ harness: WorkerHarness, prefix: String) async throws -> [String: [String]] {
+        var tokens: [String: [String]] = [:]
+        for index in 0..<jobs { tokens["\(prefix)-\(index)"] = (0..<tokensPerJob).map { _ in JobFactory.token() } }
+        try await harness.publish(tokens.map { JobFactory.multicast(id: $0.key, tokens: $0.value) })
+        return tokens
+    }
+
+    /// Results until every job's tokens are all answered, or nothing came for `idle`.
+    static func results(_ harness: WorkerHarness, _ tokens: [String: [String]], idle: Duration = .seconds(15)) async throws -> [JobResult] {
+        try await harness.drain(harness.settings.topology.resultsQueue!, idle: idle) { messages in
+            let answered = TokenLedger.answered(messages.compactMap { try? JobResult.decode($0.body) })
+            return tokens.allSatisfy { answered[$0.key, default: 0] >= $0.value.count }
+        }.map { try JobResult.decode($0.body) }
+    }
+
+    /// Every token answered exactly once; the figures for the record.
+    static func check(_ results: [JobResult], _ tokens: [String: [String]], _ harness: WorkerHarness, duplicatePushes: Int = 0) {
+        let answered = TokenLedger.answered(results)
+        let short = tokens.filter { answered[$0.key, default: 0] < $0.value.count }.map(\.key)
+        let over = tokens.filter { answered[$0.key, default: 0] > $0.value.count }.map(\.key)
+        #expect(short.isEmpty, "tokens lost in jobs \(short.prefix(5))")
+        #expect(over.isEmpty, "tokens answered twice in jobs \(over.prefix(5))")
+        let ledger = TokenLedger(results)
+        #expect(ledger.answers.values.allSatisfy { $0.count == 1 }, "a token with two failure entries")
+        let recorded = harness.mock.server.recorder.snapshot
+        #expect(recorded.duplicateAPNsIDs.count <= duplicatePushes, "\(recorded.duplicateAPNsIDs.count) pushes accepted twice")
+        let ours = Set(tokens.flatMap { job in job.value.map { (try? JobDecoder.derivedAPNsID(jobID: job.key, token: DeviceToken(hex: $0)).value) ?? "" } })
+        #expect(Set(recorded.acceptedByAPNsID.keys).isSubset(of: ours), "pushes for tokens never listed")
+        #expect(ledger.delivered + ledger.answers.count == tokens.count * tokensPerJob)
+    }
+
+    @Test("GOAWAY every 1,000 streams under 20 jobs × 500 tokens: every token answered once, nothing pushed twice")
+    func goAway() async throws {
+        let harness = try await WorkerHarness.make(mockSetup: { $0.faults.goAwayAfterStreams = 1000 })
+        let worker = try await harness.startWorker()
+        let tokens = try await Self.publishJobs(harness, prefix: "mgoaway")
+        // The 20 jobs advance together and each result comes when its job is done, near the end: the
+        // idle wait has to cover a run of replaced connections (the pool spaces reconnects).
+        let results = try await Self.results(harness, tokens, idle: .seconds(40))
+        try await worker.stop()
+        Self.check(results, tokens, harness)
+        let recorded = harness.mock.server.recorder.snapshot
+        #expect(recorded.goAwaysSent >= 5)
+        #expect(recorded.accepted == Self.jobs * Self.tokensPerJob)
+        await harness.tearDown()
+    }
+
+    @Test("a 503 storm (30% of requests): the failing tokens go round the retry tiers in smaller jobs until delivered")
+    func serviceUnavailableStorm() async throws {
+        let harness = try await WorkerHarness.make(mockSetup: {
+            $0.faults.errorRate = 0.3
+            $0.faults.errorStatus = 503
+        }, setup: { $0.worker.maxAttempts = 12 })
+        let worker = try await harness.startWorker()
+        let tokens = try await Self.publishJobs(harness, prefix: "mstorm")
+        let results = try await Self.results(harness, tokens, idle: .seconds(20))
+        try await worker.stop()
+        Self.check(results, tokens, harness)
+        #expect(results.count > Self.jobs, "retried tokens come back in later results")
+        // 0.3^12 per token: no token should run out of attempts.
+        #expect(results.allSatisfy { $0.tokens?.failed == 0 })
+        #expect(harness.mock.server.recorder.snapshot.accepted == Self.jobs * Self.tokensPerJob)
+        await harness.tearDown()
+    }
+
+    @Test("kill -9 mid-job, then a restart: no token lost; pushes sent twice bounded by the jobs in flight")
+    func killNine() async throws {
+        let harness = try await WorkerHarness.make(mockSetup: { $0.faults.latency = .fixed(milliseconds: 5) })
+        let tokens = try await Self.publishJobs(harness, prefix: "mkill")
+        let first = try harness.launchWorker()
+        try await waitUntil(harness) { harness.mock.server.recorder.snapshot.accepted >= 3000 }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        // Requests the mock had when the process died are still answered (5 ms later): count them too.
+        try await Task.sleep(for: .milliseconds(300))
+        let pushedBeforeKill = harness.mock.server.recorder.snapshot.accepted
+        let second = try harness.launchWorker()
+        let results = try await Self.results(harness, tokens, idle: .seconds(20))
+        second.terminate()
+        second.waitUntilExit()
+        // Every job in flight at the kill is sent again whole, under the same apns-ids.
+        Self.check(results, tokens, harness, duplicatePushes: pushedBeforeKill)
+        let duplicates = harness.mock.server.recorder.snapshot.duplicateAPNsIDs.count
+        print("multicast kill -9: \(pushedBeforeKill) pushes before the kill, \(duplicates) pushed twice, \(results.count) results")
+        #expect(second.terminationStatus == 0)
+        await harness.tearDown()
+    }
+}
