@@ -42,7 +42,17 @@ public final class APNsClient: Sendable {
     /// Suspends while every stream of the credential's connections is busy (up to the request timeout,
     /// in a line of bounded length). Requests APNs refused unprocessed are re-sent transparently.
     public func send(_ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint) async throws -> APNsResponse {
-        try await pool(for: credential, endpoint: endpoint).send(request)
+        try await pool(for: credential, endpoint: endpoint).send(.notification(request))
+    }
+
+    /// Sends one broadcast-channel request (management, to a channel-management endpoint; or a
+    /// broadcast, to a push endpoint) and returns APNs' answer: for a create, the new id in
+    /// ``APNsAcceptance/channelID``; for a read or list, the JSON in ``APNsAcceptance/body``.
+    ///
+    /// The same pooled connections and rules as pushes; a request APNs refused unprocessed is re-sent,
+    /// which is safe even for a create (APNs did not act on it).
+    public func send(_ request: ChannelRequest, credential: APNsCredential, endpoint: APNsEndpoint) async throws -> APNsResponse {
+        try await pool(for: credential, endpoint: endpoint).send(.channel(request))
     }
 
     /// Connections and streams of one pool: (connections, ready, streams in flight, callers waiting,

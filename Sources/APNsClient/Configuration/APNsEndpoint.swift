@@ -15,6 +15,15 @@ public struct APNsEndpoint: Hashable, Sendable, CustomStringConvertible {
         self.init(host: environment.host)
     }
 
+    /// Apple's channel-management host for `environment` (iOS 18 broadcast channels): port 2195 for the
+    /// sandbox, 2196 for production, as Apple's reference gives them.
+    public static func channelManagement(_ environment: APNsEnvironment) -> APNsEndpoint {
+        switch environment {
+        case .development: APNsEndpoint(host: "api-manage-broadcast.sandbox.push.apple.com", port: 2195)
+        case .production: APNsEndpoint(host: "api-manage-broadcast.push.apple.com", port: 2196)
+        }
+    }
+
     /// `host:port`, as the `:authority` header and logs show it.
     public var description: String { "\(host):\(port)" }
 }

@@ -54,9 +54,9 @@ extension APNsConnection {
             run(machine.submitFailed(submission, .sessionRefused("the HTTP/2 session is gone")))
             return
         }
-        let headers = RequestHeaders.make(for: submission.context.request, authority: authority, token: submission.token)
+        let headers = submission.context.request.headers(authority: authority, token: submission.token)
         do {
-            let streamID = try session.submitRequest(headers: headers, body: submission.context.request.payload)
+            let streamID = try session.submitRequest(headers: headers, body: submission.context.request.body)
             run(machine.streamOpened(submission, as: streamID, now: .now()))
         } catch where error.isInvalidHeader {
             run(machine.submitFailed(submission, .invalidRequest(error.message)))

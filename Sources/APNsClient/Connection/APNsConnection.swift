@@ -21,7 +21,7 @@ final class APNsConnection: @unchecked Sendable {
     /// request; it is resumed exactly once because the state machine hands each request back in
     /// exactly one resume action.
     struct PendingRequest {
-        let request: NotificationRequest
+        let request: OutgoingRequest
         let continuation: UnsafeContinuation<StreamOutcome, Never>
     }
 
@@ -140,7 +140,7 @@ final class APNsConnection: @unchecked Sendable {
     }
 
     /// Runs `request` on this connection and waits for how it ended.
-    func execute(_ request: NotificationRequest) async -> StreamOutcome {
+    func execute(_ request: OutgoingRequest) async -> StreamOutcome {
         await withUnsafeContinuation { continuation in
             eventLoop.execute {
                 self.run(self.machine.requestArrived(PendingRequest(request: request, continuation: continuation), now: .now()))

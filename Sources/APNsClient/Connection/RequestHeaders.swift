@@ -32,4 +32,22 @@ enum RequestHeaders {
         headers.append(HTTP2Header("content-type", "application/json"))
         return headers
     }
+
+    /// A channel request's header block: like a push's, `:path` and `authorization` never indexed;
+    /// `apns-channel-id` and `apns-request-id` change per request, so they are not indexed either.
+    static func make(for request: ChannelRequest, authority: String, token: ProviderToken?) -> [HTTP2Header] {
+        var headers = [
+            HTTP2Header(":method", request.method),
+            HTTP2Header(":scheme", "https"),
+            HTTP2Header(":authority", authority),
+            HTTP2Header(":path", request.path, neverIndexed: true),
+        ]
+        if let token {
+            headers.append(HTTP2Header("authorization", token.bearerHeaderValue, neverIndexed: true))
+        }
+        for (name, value) in request.headers {
+            headers.append(HTTP2Header(name, value, neverIndexed: name == "apns-channel-id" || name == "apns-request-id"))
+        }
+        return headers
+    }
 }

@@ -64,7 +64,7 @@ final class APNsConnectionPool: Sendable {
     }
 
     /// Sends `request`, re-sending it transparently while APNs reports it unprocessed.
-    func send(_ request: NotificationRequest) async throws -> APNsResponse {
+    func send(_ request: OutgoingRequest) async throws -> APNsResponse {
         var resends = 0
         let started = ContinuousClock.now
         defer { metrics.requestDuration.record(duration: ContinuousClock.now - started) }

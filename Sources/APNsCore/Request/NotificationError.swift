@@ -21,6 +21,10 @@ public struct NotificationError: Error, Hashable, Sendable, CustomStringConverti
         public static let badMessageID = Code(name: "BadMessageId", reason: .badMessageID)
         public static let payloadEmpty = Code(name: "PayloadEmpty", reason: .payloadEmpty)
         public static let payloadTooLarge = Code(name: "PayloadTooLarge", reason: .payloadTooLarge)
+        public static let missingChannelID = Code(name: "MissingChannelId", reason: .missingChannelID)
+        public static let badChannelID = Code(name: "BadChannelId", reason: .badChannelID)
+        /// A channel request's parameters are wrong (no bundle id, a storage policy APNs does not know).
+        public static let badRequestParams = Code(name: "BadRequestParams", reason: .badRequestParams)
     }
 
     public let code: Code

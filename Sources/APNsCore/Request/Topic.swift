@@ -19,7 +19,7 @@ public enum Topic {
         }
     }
 
-    private static func isAllowed(_ byte: UInt8) -> Bool {
+    static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):

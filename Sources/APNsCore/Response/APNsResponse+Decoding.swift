@@ -10,20 +10,26 @@ extension APNsResponse {
         func header(_ name: String) -> String? {
             headers.first { $0.name.utf8.elementsEqual(name.utf8) { $0 | 0x20 == $1 | 0x20 } }?.value
         }
-        guard status != 200 else {
-            self = .accepted(APNsAcceptance(apnsID: header("apns-id"), uniqueID: header("apns-unique-id")))
+        if (200..<300).contains(status) {
+            var acceptance = APNsAcceptance(apnsID: header("apns-id"), uniqueID: header("apns-unique-id"))
+            acceptance.status = status
+            // Channel requests' headers and body (a push's answer has neither).
+            acceptance.requestID = header("apns-request-id")
+            acceptance.channelID = header("apns-channel-id")
+            acceptance.body = body
+            self = .accepted(acceptance)
             return
         }
         let json = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
         let timestamp = (json?["timestamp"] as? NSNumber)?.int64Value
-        self = .rejected(
-            APNsRejection(
-                status: status,
-                reason: APNsReason(name: json?["reason"] as? String ?? ""),
-                apnsID: header("apns-id"),
-                timestampMilliseconds: timestamp,
-                retryAfterSeconds: header("retry-after").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            )
+        var rejection = APNsRejection(
+            status: status,
+            reason: APNsReason(name: json?["reason"] as? String ?? ""),
+            apnsID: header("apns-id"),
+            timestampMilliseconds: timestamp,
+            retryAfterSeconds: header("retry-after").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         )
+        rejection.requestID = header("apns-request-id")
+        self = .rejected(rejection)
     }
 }

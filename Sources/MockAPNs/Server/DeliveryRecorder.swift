@@ -18,6 +18,8 @@ public final class DeliveryRecorder: Sendable {
         public var injectedErrors = 0
         /// Requests with a header field HTTP/2 forbids; each ended its connection (GOAWAY PROTOCOL_ERROR).
         public var malformedRequests = 0
+        /// Broadcast-channel requests answered (management and broadcasts, accepted or not).
+        public var channelRequests = 0
 
         /// apns-ids accepted more than once: duplicates a client caused.
         public var duplicateAPNsIDs: [String: Int] { acceptedByAPNsID.filter { $0.value > 1 } }

@@ -11,6 +11,8 @@ import NIOConcurrencyHelpers
 public final class MockAPNsServer: Sendable {
     public let configuration: MockServerConfiguration
     public let recorder = DeliveryRecorder()
+    /// The broadcast channels created on this server, and what was broadcast to them.
+    public let channels: ChannelDirectory
     let validator: RequestValidator
     private let context: TLSContext
     private let group: any EventLoopGroup
@@ -23,6 +25,7 @@ public final class MockAPNsServer: Sendable {
         self.logger = logger
         context = try TLSContext(server: configuration.tls)
         validator = RequestValidator(configuration: configuration.apns, clock: configuration.clock)
+        channels = ChannelDirectory(maximumPerApp: configuration.apns.maximumChannelsPerApp)
         setFaults(configuration.faults)
     }
 

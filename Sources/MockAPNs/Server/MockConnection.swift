@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import HTTP2
+import JSON
 import Logging
 import NIOCore
 import TLS
@@ -67,6 +68,10 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
         }
         let faults = server.faults
         if injectStreamFault(faults, on: streamID) { return }
+        if let path = request.path, ChannelEndpoint.handles(path) {
+            answerChannel(request, on: streamID)
+            return
+        }
         var verdict = server.validator.validate(request, auth: &auth)
         if verdict == .accept, let forced = server.takeForcedReason() {
             let reason = APNsReason(name: forced)
@@ -139,6 +144,33 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
         if let after = faults.goAwayAfterStreams, goAwayLastStreamID == nil, requestCount >= after {
             goAway(lastStreamID: streamID, reason: faults.goAwayReason)
         }
+        handler.scheduleFlush()
+    }
+
+    /// A broadcast-channel request (management or broadcast), answered at once.
+    private func answerChannel(_ request: MockRequest, on streamID: Int32) {
+        guard let session = handler.session else { return }
+        let endpoint = ChannelEndpoint(validator: server.validator, directory: server.channels)
+        var answer: ChannelAnswer
+        if let forced = server.takeForcedReason() {
+            answer = ChannelAnswer(APNsReason(name: forced))
+        } else {
+            answer = endpoint.answer(
+                request, auth: &auth,
+                // Base64 of 16 random bytes, padding included: Apple's ids are base64 of unstated length.
+                newID: { Data(withUnsafeBytes(of: (uniqueIDs.next(), uniqueIDs.next())) { Array($0) }).base64EncodedString() },
+                newRequestID: { APNsID.random(using: &uniqueIDs).value }
+            )
+        }
+        server.recorder.update { counts in
+            counts.channelRequests += 1
+            if answer.status >= 300, let reason = try? JSONReader.parse(answer.body), case .object(let fields) = reason, case .string(let name)? = fields["reason"] {
+                counts.rejectedByReason[name, default: 0] += 1
+            }
+        }
+        if answer.status < 300, advertisedStreams != server.configuration.apns.maxConcurrentStreams { advertise(server.configuration.apns.maxConcurrentStreams) }
+        let headers = [HTTP2Header(":status", String(answer.status))] + answer.headers.map { HTTP2Header($0.0, $0.1) }
+        try? session.submitResponse(streamID: streamID, headers: headers, body: answer.body)
         handler.scheduleFlush()
     }
 

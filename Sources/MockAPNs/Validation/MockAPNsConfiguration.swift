@@ -14,6 +14,8 @@ public struct MockAPNsConfiguration: Sendable {
     public var maxConcurrentStreams: UInt32
     /// Mimics APNs observed dropping a connection to one stream after a rejection.
     public var dropStreamsToOneAfterRejection: Bool
+    /// Broadcast channels an app may have (APNs: 10,000 per app per environment).
+    public var maximumChannelsPerApp = 10_000
 
     public init(
         signingKeys: [MockSigningKey] = [],
