@@ -17,7 +17,19 @@ public enum JobDecoder {
     /// Latest `deadline` accepted (in seconds since 1970; the year 5138): beyond it is a unit mistake.
     static let latestDeadline: Double = 100_000_000_000
 
+    /// A job to devices; a channel job (``decodeAny(_:)``) is refused here with `InvalidField`.
     public static func decode(_ envelope: JobEnvelope) -> Result<Job, JobError> {
+        decodeAny(envelope).flatMap { decoded in
+            switch decoded {
+            case .notification(let job): .success(job)
+            case .channel(let job): .failure(JobError(code: JobError.invalidField, detail: "a channel job, not a notification", jobID: job.id))
+            }
+        }
+    }
+
+    /// Any job: a notification to one or many devices, or a broadcast-channel job (`channel_id` or
+    /// `channel_action`).
+    public static func decodeAny(_ envelope: JobEnvelope) -> Result<DecodedJob, JobError> {
         let reading = JSONReader.readObject(envelope.body)
         // On a syntax error the members read before it are kept: a job whose payload is broken still
         // has the id it gave first.
@@ -41,7 +53,9 @@ public enum JobDecoder {
             return .failure(JobError(code: JobError.invalidField, detail: problem, jobID: id))
         }
         do throws(JobError) {
-            return .success(try makeJob(id: id, reader: FieldReader(members: reading.members, jobID: id), envelope: envelope))
+            let reader = FieldReader(members: reading.members, jobID: id)
+            if let channelJob = try makeChannelJob(id: id, reader: reader, envelope: envelope) { return .success(.channel(channelJob)) }
+            return .success(.notification(try makeJob(id: id, reader: reader, envelope: envelope)))
         } catch {
             return .failure(error)
         }

@@ -31,6 +31,18 @@ public struct RetryPolicy: Sendable {
         now: Date,
         jitter: Double? = nil
     ) -> Verdict {
+        verdict(for: outcome, deadline: job.deadline, attempts: attempts, deferrals: deferrals, now: now, jitter: jitter)
+    }
+
+    /// The verdict for any request with this `deadline` (a channel job's, say): the same rules.
+    public func verdict(
+        for outcome: Result<APNsResponse, APNsSendError>,
+        deadline: Date?,
+        attempts: Int,
+        deferrals: Int = 0,
+        now: Date,
+        jitter: Double? = nil
+    ) -> Verdict {
         let failure: TransientFailure
         switch outcome {
         case .success(.accepted(let acceptance)):
@@ -48,11 +60,11 @@ public struct RetryPolicy: Sendable {
             default: failure = TransientFailure(error)
             }
         }
-        return retryOrGiveUp(failure, job: job, attempts: attempts, deferrals: deferrals, now: now, jitter: jitter)
+        return retryOrGiveUp(failure, deadline: deadline, attempts: attempts, deferrals: deferrals, now: now, jitter: jitter)
     }
 
-    private func retryOrGiveUp(_ failure: TransientFailure, job: Job, attempts: Int, deferrals: Int, now: Date, jitter: Double?) -> Verdict {
-        if let deadline = job.deadline, deadline <= now {
+    private func retryOrGiveUp(_ failure: TransientFailure, deadline: Date?, attempts: Int, deferrals: Int, now: Date, jitter: Double?) -> Verdict {
+        if let deadline, deadline <= now {
             return .expired(lastError: failure.description)
         }
         guard failure.processed ? attempts < maxAttempts : deferrals < maxDeferrals else {
@@ -60,7 +72,7 @@ public struct RetryPolicy: Sendable {
             return .failed(code: failure.code, detail: "\(tries); last: \(failure.description)", rejection: failure.rejection)
         }
         let (tier, delay) = schedule(attempts: max(1, attempts + (failure.processed ? 0 : 1)), retryAfter: failure.retryAfter, jitter: jitter ?? Double.random(in: 0.8...1.0))
-        if let deadline = job.deadline, now.addingTimeInterval(delay.seconds) > deadline {
+        if let deadline, now.addingTimeInterval(delay.seconds) > deadline {
             return .expired(lastError: failure.description)
         }
         return .retry(tier: tier, delay: delay, lastError: failure.description)

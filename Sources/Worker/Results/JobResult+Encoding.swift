@@ -14,8 +14,20 @@ extension JobResult {
         var writer = JSONObjectWriter(capacity: 512)
         // In sorted key order: by UTF-8 bytes, as `.sortedKeys` orders them.
         writer.field(CodingKeys.apnsID.rawValue, apnsID)
+        writer.field(CodingKeys.requestID.rawValue, requestID)
         writer.field(CodingKeys.apnsUniqueID.rawValue, apnsUniqueID)
         writer.field(CodingKeys.attempts.rawValue, attempts)
+        writer.field(CodingKeys.channelAction.rawValue, channelAction)
+        writer.field(CodingKeys.channelID.rawValue, channelID)
+        if let channels {
+            var list: [UInt8] = [UInt8(ascii: "[")]
+            for (index, channel) in channels.enumerated() {
+                if index > 0 { list.append(UInt8(ascii: ",")) }
+                JSONStringEscaping.append(channel, to: &list)
+            }
+            list.append(UInt8(ascii: "]"))
+            writer.field(CodingKeys.channels.rawValue, json: list)
+        }
         writer.field(CodingKeys.completedAt.rawValue, UTCTimestamp.string(completedAt))
         writer.field(CodingKeys.credential.rawValue, credential)
         writer.field(CodingKeys.detail.rawValue, detail)
@@ -33,6 +45,7 @@ extension JobResult {
         writer.field(CodingKeys.httpStatus.rawValue, httpStatus)
         writer.field(CodingKeys.id.rawValue, id)
         writer.field(CodingKeys.latencyMS.rawValue, latencyMS)
+        writer.field(CodingKeys.messageStoragePolicy.rawValue, messageStoragePolicy)
         writer.field(CodingKeys.reason.rawValue, reason)
         writer.field(CodingKeys.status.rawValue, status.rawValue)
         writer.field(CodingKeys.timestamp.rawValue, timestamp)

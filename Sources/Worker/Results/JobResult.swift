@@ -26,13 +26,27 @@ public struct JobResult: Codable, Hashable, Sendable {
     public var latencyMS: Int64?
     /// The worker that produced the result.
     public var worker: String
+    /// Channel jobs: the action (`create`, `read`, `delete`, `list`, `broadcast`).
+    public var channelAction: String?
+    /// Channel jobs: the channel (for a create, the new channel's id from APNs).
+    public var channelID: String?
+    /// Channel jobs: the `apns-request-id` of the request (APNs echoes the worker's, derived from the job id).
+    public var requestID: String?
+    /// A channel read: the channel's storage policy.
+    public var messageStoragePolicy: Int?
+    /// A channel list: the app's channel ids.
+    public var channels: [String]?
     /// A multicast job's counts by outcome (absent for a single-device job).
     public var tokens: TokenCounts?
     /// A multicast job's tokens not delivered, each with its outcome.
     public var failures: [TokenOutcome]?
 
     enum CodingKeys: String, CodingKey {
-        case id, status, reason, detail, timestamp, topic, credential, attempts, worker, tokens, failures
+        case id, status, reason, detail, timestamp, topic, credential, attempts, worker, tokens, failures, channels
+        case channelAction = "channel_action"
+        case channelID = "channel_id"
+        case requestID = "apns_request_id"
+        case messageStoragePolicy = "message_storage_policy"
         case apnsID = "apns_id"
         case apnsUniqueID = "apns_unique_id"
         case httpStatus = "http_status"

@@ -29,11 +29,13 @@ extension JobProcessor {
         )
         let context = ResultContext(delivery: delivery, received: received, replyTo: envelope.replyTo, workerName: workerName)
         let job: Job
-        switch JobDecoder.decode(envelope) {
+        switch JobDecoder.decodeAny(envelope) {
         case .failure(let error):
             logger.warning("malformed job", metadata: ["job": "\(error.jobID.map { UntrustedText.quoted($0) } ?? "?")", "code": "\(error.code)", "detail": "\(error.detail)"])
             return .publish(malformed(error, attempts: envelope.previousAttempts, context: context))
-        case .success(let decoded):
+        case .success(.channel(let channelJob)):
+            return start(channelJob, delivery: delivery, context: context)
+        case .success(.notification(let decoded)):
             job = decoded
         }
         if unsettled.count > 0, let remembered = rememberedOutcome(UnsettledOutcomes.Key(job, body: delivery.message.body), jobID: job.id) {

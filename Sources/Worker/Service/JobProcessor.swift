@@ -26,6 +26,9 @@ public final class JobProcessor: Sendable {
     let messages: OutgoingMessages
     /// The endpoint overriding Apple's for every environment (tests point it at the mock), if any.
     let endpointOverride: APNsEndpoint?
+    /// Where channel-management requests and broadcasts go, when configured (else see ``channelEndpoint(for:in:)``).
+    let channelEndpointSetting: APNsEndpoint?
+    let broadcastEndpointSetting: APNsEndpoint?
     let credentialBackoff: Duration
     let workerName: String
     let logger: Logger
@@ -95,6 +98,8 @@ public final class JobProcessor: Sendable {
         self.gate = gate
         messages = OutgoingMessages(topology: Topology(settings: settings.topology))
         endpointOverride = settings.apns.endpoint
+        channelEndpointSetting = settings.apns.channelEndpoint
+        broadcastEndpointSetting = settings.apns.broadcastEndpoint
         credentialBackoff = settings.worker.credentialBackoff
         workerName = settings.worker.name
         self.logger = logger
@@ -124,6 +129,11 @@ public final class JobProcessor: Sendable {
             await finish(delivery, with: publications)
         case .republish(let publications, let key):
             if await finish(delivery, with: publications) { unsettled.forget(key) } else { unsettled.remember(key, publications) }
+        case .channel(let pending):
+            atAPNs.begin(pending.job.id)
+            let publications = await send(pending)
+            if await !finish(delivery, with: publications) { unsettled.remember(UnsettledOutcomes.Key(jobID: pending.job.id, previousAttempts: pending.job.previousAttempts, body: delivery.message.body), publications) }
+            atAPNs.end(pending.job.id)
         case .send(let pending):
             atAPNs.begin(pending.job.id)
             let publications = if let multicast = pending.job.multicast { await sendMulticast(pending, multicast) } else { await send(pending) }

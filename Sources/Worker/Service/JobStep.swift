@@ -5,4 +5,6 @@ enum JobStep {
     case publish([Publication])
     case republish([Publication], UnsettledOutcomes.Key)
     case send(PendingSend)
+    /// A broadcast or channel-management request to APNs first.
+    case channel(PendingChannelRequest)
 }

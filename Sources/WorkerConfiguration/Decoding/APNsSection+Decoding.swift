@@ -4,6 +4,8 @@ extension APNsSection {
         var section = APNsSection()
         let positive = Parse.duration(.milliseconds(1)...(.seconds(3600)))
         section.endpoint = reader.optional("endpoint", Parse.endpoint)
+        section.channelEndpoint = reader.optional("channel_endpoint", Parse.endpoint)
+        section.broadcastEndpoint = reader.optional("broadcast_endpoint", Parse.endpoint)
         section.caFile = reader.optional("ca_file", Parse.string)
         section.trustSystemStore = reader.value("trust_system_store", default: section.trustSystemStore, Parse.bool)
         section.requestTimeout = reader.value("request_timeout", default: section.requestTimeout, positive)

@@ -4,6 +4,12 @@ public import APNsClient
 public struct APNsSection: Sendable, Hashable {
     /// Overrides Apple's hosts for every credential (a mock server, a proxy).
     public var endpoint: APNsEndpoint? = nil
+    /// Where channel-management requests go (iOS 18 broadcast channels); nil: ``endpoint`` if set,
+    /// else Apple's `api-manage-broadcast` host for the credential's environment (ports 2195 / 2196).
+    public var channelEndpoint: APNsEndpoint? = nil
+    /// Where broadcasts go; nil: ``endpoint`` if set, else Apple's push host for the environment (the
+    /// reference's prose; Apple's samples show `api-broadcast…` hosts instead: set this to use them).
+    public var broadcastEndpoint: APNsEndpoint? = nil
     /// An extra PEM CA file to trust (the mock server's CA in tests).
     public var caFile: String? = nil
     /// Trust the system CA store, as Apple's hosts need.

@@ -40,6 +40,11 @@ struct MessageSchemaTests {
         result.topic = "t"
         result.credential = "c"
         result.latencyMS = 1
+        result.channelAction = "list"
+        result.channelID = "c"
+        result.requestID = "r"
+        result.messageStoragePolicy = 1
+        result.channels = ["c"]
         result.tokens = TokenCounts()
         result.failures = [TokenOutcome(deviceToken: Self.token, status: .rejected)]
         let everything = try #require(try JSONSerialization.jsonObject(with: Data(result.encoded())) as? [String: Any])

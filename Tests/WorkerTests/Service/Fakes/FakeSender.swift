@@ -27,6 +27,12 @@ final class FakeSender: NotificationSender, Sendable {
         self.answer = answer
     }
 
+    /// Channel requests are not what these tests are about: accepted, counted as sends.
+    func send(_ request: ChannelRequest, credential: APNsCredential, endpoint: APNsEndpoint) async throws -> APNsResponse {
+        state.withLockedValue { $0.sends += 1 }
+        return .accepted(APNsAcceptance(apnsID: nil, uniqueID: nil))
+    }
+
     var sends: Int { state.withLockedValue { $0.sends } }
     var waiting: Int { state.withLockedValue { $0.held.count } }
 

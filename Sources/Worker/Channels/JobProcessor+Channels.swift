@@ -1,0 +1,133 @@
+import AMQP
+import APNsClient
+import APNsCore
+import Foundation
+import JSON
+import Logging
+import WorkerConfiguration
+
+/// Broadcast and channel-management jobs: the same path as a notification's (resolve the credential,
+/// send, decide with the same retry policy, publish the result with any retry or dead-letter copy, ack
+/// after the confirms), with a result that carries APNs' answer: the new channel's id, the channel's
+/// policy, the app's channels, the request id.
+extension JobProcessor {
+    /// Resolves a decoded channel job and decides whether it goes to APNs.
+    @inline(never)
+    func start(_ job: ChannelJob, delivery: AMQPDelivery, context: ResultContext) -> JobStep {
+        if unsettled.count > 0, let remembered = rememberedOutcome(UnsettledOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: delivery.message.body), jobID: job.id) {
+            return remembered
+        }
+        let entry = job.credentialName.map { credentials.entry(named: $0) } ?? credentials.entry(forTopic: job.request.bundleID)
+        guard let entry else {
+            let detail = job.credentialName.map { "no credential named \($0)" } ?? "no credential serves bundle id \(job.request.bundleID)"
+            return .publish(failedChannelJob(job, code: JobError.unknownCredential, detail: detail, context: context))
+        }
+        let environment = job.environment ?? entry.environment
+        if environment != entry.environment, !entry.credential.usesTokens {
+            return .publish(failedChannelJob(job, code: "EnvironmentMismatch", detail: "certificate credential \(entry.settings.name) serves \(entry.environment) only", context: context))
+        }
+        let name = entry.settings.name
+        if let deadline = job.deadline, deadline <= now() {
+            return .publish(completeChannel(.expired(lastError: "deadline passed before sending"), job: job, credential: name, attempts: job.previousAttempts, context: context))
+        }
+        if let until = gate.pausedUntil(name, at: now()) {
+            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: .seconds(max(0, until.timeIntervalSince(now()))), jitter: 1)
+            return .publish([messages.retry(delivery.message, tier: tier, delay: delay, attempts: job.previousAttempts, deferrals: job.previousDeferrals, lastError: "credential \(name) is paused")])
+        }
+        let endpoint = job.request.isBroadcast
+            ? broadcastEndpointSetting ?? endpointOverride ?? APNsEndpoint(environment: environment)
+            : channelEndpointSetting ?? endpointOverride ?? APNsEndpoint.channelManagement(environment)
+        return .channel(PendingChannelRequest(job: job, context: context, credential: entry.credential, credentialName: name, endpoint: endpoint))
+    }
+
+    /// Sends the request and turns APNs' answer into what to publish.
+    func send(_ pending: PendingChannelRequest) async -> [Publication] {
+        let outcome: Result<APNsResponse, APNsSendError>
+        do {
+            outcome = .success(try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint))
+        } catch {
+            outcome = .failure(Self.sendError(error))
+        }
+        return conclude(pending, outcome: outcome)
+    }
+
+    @inline(never)
+    private func conclude(_ pending: PendingChannelRequest, outcome: Result<APNsResponse, APNsSendError>) -> [Publication] {
+        let job = pending.job
+        let processed = if case .failure(let error) = outcome { error.outcome != .notProcessed } else { true }
+        let attempts = job.previousAttempts + (processed ? 1 : 0)
+        let deferrals = job.previousDeferrals + (processed ? 0 : 1)
+        let verdict = policy.verdict(for: outcome, deadline: job.deadline, attempts: attempts, deferrals: deferrals, now: now())
+        if case .credentialRefused(let lastError) = verdict {
+            let until = now().addingTimeInterval(credentialBackoff.seconds)
+            gate.pause(pending.credentialName, until: until)
+            logger.error("APNs refused credential; pausing it", metadata: ["credential": "\(pending.credentialName)", "error": "\(lastError)", "until": "\(until)"])
+        }
+        return completeChannel(verdict, job: job, credential: pending.credentialName, attempts: attempts, deferrals: deferrals, context: pending.context)
+    }
+
+    /// The publications for `verdict`, as ``complete(_:job:credential:attempts:deferrals:context:)`` makes
+    /// them for notifications.
+    private func completeChannel(_ verdict: Verdict, job: ChannelJob, credential: String, attempts: Int, deferrals: Int = 0, context: ResultContext) -> [Publication] {
+        var result = channelResult(job, status: .failed, attempts: attempts, context: context)
+        result.credential = credential
+        let original = context.delivery.message
+        switch verdict {
+        case .delivered(let acceptance):
+            // APNs' answer, into the result a consumer reads.
+            result.status = .delivered
+            result.httpStatus = acceptance.status
+            result.requestID = acceptance.requestID ?? result.requestID
+            if case .create = job.request.operation { result.channelID = acceptance.channelID }
+            Self.read(acceptance.body, into: &result)
+        case .rejected(let rejection):
+            result.status = .rejected
+            result.apply(rejection)
+            result.apnsID = nil
+            result.requestID = rejection.requestID ?? result.requestID
+        case .failed(let code, let detail, let rejection):
+            if let rejection { result.apply(rejection) }
+            result.apnsID = nil
+            result.reason = code
+            result.detail = detail
+            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(original, attempts: attempts, lastError: "\(code): \(detail)", at: now())]
+        case .expired(let lastError):
+            result.status = .expired
+            result.detail = lastError
+            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(original, attempts: attempts, lastError: "expired: \(lastError)", at: now())]
+        case .retry(let tier, let delay, let lastError):
+            return [messages.retry(original, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError)]
+        case .credentialRefused(let lastError):
+            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: credentialBackoff, jitter: 1)
+            return [messages.retry(original, tier: tier, delay: delay, attempts: job.previousAttempts, deferrals: job.previousDeferrals, lastError: lastError)]
+        }
+        return [messages.result(result, replyTo: context.replyTo)]
+    }
+
+    /// A channel job that cannot be sent (no credential for it): a failed result and a dead letter.
+    private func failedChannelJob(_ job: ChannelJob, code: String, detail: String, context: ResultContext) -> [Publication] {
+        var result = channelResult(job, status: .failed, attempts: job.previousAttempts, context: context)
+        result.reason = code
+        result.detail = detail
+        return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: job.previousAttempts, lastError: "\(code): \(detail)", at: now())]
+    }
+
+    private func channelResult(_ job: ChannelJob, status: JobStatus, attempts: Int, context: ResultContext) -> JobResult {
+        var result = context.result(status: status, attempts: attempts, completedAt: now(), job: nil)
+        result.id = job.id
+        result.topic = job.request.bundleID
+        result.channelAction = job.action
+        result.channelID = job.channelID
+        result.requestID = job.request.requestID?.value
+        return result
+    }
+
+    /// A read's policy or a list's channel ids, from APNs' JSON body.
+    private static func read(_ body: [UInt8], into result: inout JobResult) {
+        guard !body.isEmpty, case .object(let fields)? = try? JSONReader.parse(body) else { return }
+        if case .integer(let policy)? = fields["message-storage-policy"] { result.messageStoragePolicy = Int(clamping: policy) }
+        if case .array(let items)? = fields["channels"] {
+            result.channels = items.compactMap { if case .string(let id) = $0 { id } else { nil } }
+        }
+    }
+}
