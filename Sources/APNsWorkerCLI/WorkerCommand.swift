@@ -11,7 +11,7 @@ struct WorkerCommand: AsyncParsableCommand {
         abstract: "Delivers Apple push notifications from RabbitMQ jobs over pooled HTTP/2 connections.",
         subcommands: [
             RunCommand.self, SendCommand.self, DeclareCommand.self, CheckConfigCommand.self, PublishCommand.self,
-            ResultsCommand.self, DeadLettersCommand.self, VersionCommand.self,
+            ResultsCommand.self, DeadLettersCommand.self, ChannelsCommand.self, VersionCommand.self,
         ]
     )
 }

@@ -1,0 +1,36 @@
+import APNsClient
+import APNsCore
+import Foundation
+
+/// The JSON `channels` prints: APNs' answer with the channel fields a script wants.
+enum ChannelOutput {
+    static func response(_ response: APNsResponse, request: ChannelRequest) -> String {
+        var object: [String: Any] = ["bundle_id": request.bundleID]
+        switch response {
+        case .accepted(let acceptance):
+            object["status"] = "accepted"
+            object["http_status"] = acceptance.status
+            object["apns_request_id"] = acceptance.requestID
+            object["channel_id"] = acceptance.channelID
+            if let body = try? JSONSerialization.jsonObject(with: Data(acceptance.body)) as? [String: Any] {
+                object["message_storage_policy"] = body["message-storage-policy"]
+                object["channels"] = body["channels"]
+            }
+        case .rejected(let rejection):
+            object["status"] = "rejected"
+            object["http_status"] = rejection.status
+            object["reason"] = rejection.reason.name
+            object["apns_request_id"] = rejection.requestID
+        }
+        return encode(object)
+    }
+
+    static func invalid(_ detail: String) -> String {
+        encode(["status": "invalid", "detail": detail])
+    }
+
+    private static func encode(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,41 @@
+import APNsClient
+import Foundation
+import MockAPNs
+import Testing
+import TestSupport
+
+@Suite("apns-worker channels (a real process against the mock)")
+struct ChannelsCommandTests {
+    static func run(_ harness: MockHarness, _ arguments: [String]) throws -> (status: Int32, object: [String: Any]) {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
+        let common = [
+            "--key-file", try Fixtures.privateCopy(of: "keys/AuthKey_TESTKEY001.p8"), "--key-id", "TESTKEY001", "--team-id", "TEAMID0001",
+            "--endpoint", "localhost:\(harness.endpoint.port)", "--ca-file", Fixtures.path("tls/ca.pem"), "--bundle-id", "com.example.app",
+        ]
+        let (status, output) = try CommandOutput.run(binary, ["channels"] + arguments + common)
+        let object = (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? ["output": output]
+        return (status, object)
+    }
+
+    @Test("create prints the new id; get, list and delete use it; a second get is refused with exit 1")
+    func session() async throws {
+        let harness = try await MockHarness.start()
+        let created = try Self.run(harness, ["create", "--policy", "1"])
+        #expect(created.status == 0, "\(created.object)")
+        #expect(created.object["http_status"] as? Int == 201)
+        let id = try #require(created.object["channel_id"] as? String)
+        let read = try Self.run(harness, ["get", "--channel-id", id])
+        #expect(read.object["message_storage_policy"] as? Int == 1)
+        let list = try Self.run(harness, ["list"])
+        #expect(list.object["channels"] as? [String] == [id])
+        let deleted = try Self.run(harness, ["delete", "--channel-id", id])
+        #expect(deleted.status == 0 && deleted.object["http_status"] as? Int == 204)
+        let again = try Self.run(harness, ["get", "--channel-id", id])
+        #expect(again.status == 1)
+        #expect(again.object["reason"] as? String == "ChannelNotRegistered")
+        #expect(again.object["apns_request_id"] is String)
+        let invalid = try Self.run(harness, ["get", "--channel-id", "not base64!"])
+        #expect(invalid.status == 64)
+        await harness.server.stop()
+    }
+}
