@@ -61,6 +61,18 @@ python3 scripts/demo-jobs.py --multicast 5 1000 > "$demo/multicast.jsonl"
 # Tokens the mock's 503s hit come back from the 1 s retry tier in a smaller job, with their own result.
 "$bin/apns-worker" results --config "$config" --idle-timeout 8 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
 
+echo "== broadcast channels (iOS 18 Live Activities): a channel made by hand, then a broadcast job and a list job"
+channel=$("$bin/apns-worker" channels create --policy 1 --bundle-id com.example.app --endpoint localhost:2197 \
+  --ca-file Tests/Fixtures/tls/ca.pem --key-file Tests/Fixtures/keys/AuthKey_TESTKEY001.p8 --key-id TESTKEY001 --team-id TEAMID0001)
+echo "apns-worker channels create: $channel"
+channel_id=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["channel_id"])' "$channel")
+cat > "$demo/broadcast.jsonl" <<JOBS
+{"id":"demo-broadcast-1","channel_id":"$channel_id","bundle_id":"com.example.app","payload":{"aps":{"timestamp":$(date +%s),"event":"update","content-state":{"home":2,"away":1}}}}
+{"id":"demo-channels-list","channel_action":"list","bundle_id":"com.example.app"}
+JOBS
+"$bin/apns-worker" publish --config "$config" "$demo/broadcast.jsonl"
+"$bin/apns-worker" results --config "$config" --expect 2 --idle-timeout 10 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
+
 echo "== the worker's health and metrics endpoint (metrics.port, 9090 here)"
 metrics_port=$(sed -n 's/^ *port: *\([0-9][0-9]*\).*/\1/p' "$config" | tail -1)
 metrics_port=${metrics_port:-9090}

@@ -19,6 +19,7 @@ let usage = """
            apns-bench memory [--in-flight N] [--connections C]
            apns-bench profile [--count N] [--seconds S] [--output DIR]
            apns-bench latency [--rate R] [--seconds S] [--prefetch P] [--with-broker]
+           apns-bench multicast [--count N] [--rounds R] [--fairness-only]
            apns-bench partitions [--count N] [--partitions 1,3] [--workers W] [--rounds R]   (needs scripts/rabbitmq-cluster.sh start)
     Run from the repository root with the test broker up (scripts/rabbitmq.sh start; eval "$(scripts/rabbitmq.sh env)").
 
@@ -50,6 +51,9 @@ case "worker":
         latencySeconds: Double(option("--latency-seconds", default: "15"))!,
         output: option("--output", default: "docs/benchmarks")
     )
+case "multicast":
+    let benchmark = MulticastBenchmark(notifications: Int(option("--count", default: "200000"))!, rounds: Int(option("--rounds", default: "3"))!)
+    if arguments.contains("--fairness-only") { try await benchmark.reportFairness() } else { try await benchmark.report() }
 case "throughput":
     // The end-to-end ratio alone (for profiling): the broker's limit, then the worker, same jobs.
     let count = Int(option("--count", default: "100000"))!

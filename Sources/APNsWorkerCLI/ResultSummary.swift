@@ -37,7 +37,8 @@ struct ResultSummary {
             tokens.repeated += counts.repeated
             for failure in result.failures ?? [] { tokenFailures["\(failure.status.rawValue) \(failure.reason ?? "")", default: 0] += 1 }
         }
-        let key = result.reason.map { "\(result.status.rawValue) \($0)" } ?? (result.tokens != nil ? "multicast \(result.status.rawValue)" : result.status.rawValue)
+        var key = result.reason.map { "\(result.status.rawValue) \($0)" } ?? (result.tokens != nil ? "multicast \(result.status.rawValue)" : result.status.rawValue)
+        if let action = result.channelAction { key = "channel \(action) \(key)" + (result.channels.map { " (\($0.count) channels)" } ?? "") }
         byOutcome[key, default: 0] += 1
         if let latency = result.latencyMS { latencies.append(latency) }
         first = min(first ?? result.completedAt, result.completedAt)

@@ -4,6 +4,7 @@ import Synchronization
 import APNsCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 
 /// Sending a multicast job: its tokens fanned out over the APNs streams, each answer decided as a
 /// single job's would be, and the pass turned into one result (or one per token), a retry copy holding
@@ -18,32 +19,34 @@ extension JobProcessor {
 
     /// Sends every token of `pending`'s job and returns what to publish.
     ///
-    /// At most ``multicastWindow`` of the job's requests are in flight, each holding one of the
-    /// worker-wide ``permits``, so a large job neither holds thousands of requests in memory nor
-    /// queues them ahead of other jobs. Tokens not sent because the credential got paused or the
-    /// worker is draining go to the retry copy without counting an attempt.
+    /// Each request holds one of the worker-wide ``permits``, taken by this loop before the request
+    /// starts, so all multicast jobs together keep no more requests in flight than the job
+    /// concurrency, and jobs waiting for permits get them in turn. The group discards finished
+    /// requests (each records its answer in the job's tally as it ends), so a job holds only its
+    /// requests in flight, never a finished task per token. Tokens not sent because the credential got
+    /// paused or the worker is draining go to the retry copy without counting an attempt.
     func sendMulticast(_ pending: PendingSend, _ multicast: Multicast) async -> [Publication] {
-        let window = multicastWindow
-        let tally = await withTaskGroup(of: TokenAnswer.self, returning: MulticastTally.self) { group in
-            var tally = startTally(multicast)
-            var inFlight = 0
-            for token in multicast.tokens {
-                if draining.load(ordering: .relaxed) || Task.isCancelled || gate.pausedUntil(pending.credentialName, at: now()) != nil {
-                    tally.postpone(token)
+        let tally = NIOLockedValueBox(startTally(multicast))
+        await withDiscardingTaskGroup { group in
+            var stopped = false
+            for (index, token) in multicast.tokens.enumerated() {
+                // The gate is a lock and a clock read: looked at every 32 tokens, and at once after a refusal.
+                if !stopped, index % 32 == 0 || tally.withLockedValue({ $0.credentialRefusal != nil }) {
+                    stopped = draining.load(ordering: .relaxed) || Task.isCancelled || gate.pausedUntil(pending.credentialName, at: now()) != nil
+                    metrics.multicastInFlight.record(permits.inUse)
+                }
+                if stopped {
+                    tally.withLockedValue { $0.postpone(token) }
                     continue
                 }
-                if inFlight >= window, let answer = await group.next() {
-                    inFlight -= 1
-                    record(answer, of: pending, into: &tally)
-                }
                 await permits.acquire()
-                inFlight += 1
-                group.addTask { await self.send(token, of: pending) }
+                group.addTask {
+                    let answer = await self.send(token, of: pending)
+                    self.record(answer, of: pending, into: tally)
+                }
             }
-            for await answer in group { record(answer, of: pending, into: &tally) }
-            return tally
         }
-        return conclude(pending, multicast: tally)
+        return conclude(pending, multicast: tally.withLockedValue { $0 })
     }
 
     /// Every token expired before it was sent (the job's deadline had passed when it arrived).
@@ -64,7 +67,6 @@ extension JobProcessor {
 
     /// One token's request, under the apns-id derived from the job and the token.
     private func send(_ token: DeviceToken, of pending: PendingSend) async -> TokenAnswer {
-        metrics.multicastInFlight.record(permits.inUse)
         defer { permits.release() }
         let apnsID = JobDecoder.derivedAPNsID(jobID: pending.job.id, token: token)
         let request = pending.job.request.addressed(to: token, apnsID: apnsID)
@@ -77,7 +79,7 @@ extension JobProcessor {
 
     /// The verdict on one token's answer, exactly as a single job's (same attempts, same policy).
     @inline(never)
-    private func record(_ answer: TokenAnswer, of pending: PendingSend, into tally: inout MulticastTally) {
+    private func record(_ answer: TokenAnswer, of pending: PendingSend, into tally: NIOLockedValueBox<MulticastTally>) {
         metrics.multicastRequests.increment()
         let job = pending.job
         let processed = if case .failure(let error) = answer.outcome { error.outcome != .notProcessed } else { true }
@@ -85,11 +87,14 @@ extension JobProcessor {
             for: answer.outcome, job: job, attempts: job.previousAttempts + (processed ? 1 : 0),
             deferrals: job.previousDeferrals + (processed ? 0 : 1), now: now()
         )
-        if case .credentialRefused(let lastError) = verdict, tally.credentialRefusal == nil {
+        let firstRefusal = tally.withLockedValue { tally in
+            defer { tally.record(answer.token, apnsID: answer.apnsID, outcome: answer.outcome, verdict: verdict) }
+            return tally.credentialRefusal == nil
+        }
+        if case .credentialRefused(let lastError) = verdict, firstRefusal {
             let until = now().addingTimeInterval(credentialBackoff.seconds)
             gate.pause(pending.credentialName, until: until)
             logger.error("APNs refused credential; pausing it", metadata: ["credential": "\(pending.credentialName)", "error": "\(lastError)", "until": "\(until)", "job": "\(job.id)"])
         }
-        tally.record(answer.token, apnsID: answer.apnsID, outcome: answer.outcome, verdict: verdict)
     }
 }

@@ -49,9 +49,6 @@ public final class JobProcessor: Sendable {
     let nackLog = LogThrottle(every: .seconds(1))
     /// Requests multicast jobs may have in flight, all of them together (see ``SendPermits``).
     let permits: SendPermits
-    /// Requests one multicast job may have in flight: a quarter of the permits, so a few large jobs
-    /// share them rather than one taking all.
-    let multicastWindow: Int
     /// Set when the worker starts draining: multicast jobs stop sending and set their remaining
     /// tokens aside for a retry copy, so a shutdown does not wait for a 10,000-token job.
     let draining = Atomic(false)
@@ -93,7 +90,6 @@ public final class JobProcessor: Sendable {
         self.sender = sender
         credentialsInForce = NIOLockedValueBox(credentials)
         permits = SendPermits(capacity: settings.jobConcurrency)
-        multicastWindow = max(1, settings.jobConcurrency / 4)
         policy = RetryPolicy(tiers: settings.topology.retryTiers, maxAttempts: settings.worker.maxAttempts)
         self.gate = gate
         messages = OutgoingMessages(topology: Topology(settings: settings.topology))

@@ -46,6 +46,28 @@ struct ProxyTunnelTests {
         await harness.server.stop()
     }
 
+    @Test("channel management and broadcasts go through the same tunnel: create, broadcast and delete via tinyproxy")
+    func channelRequestsThroughTinyproxy() async throws {
+        let harness = try await MockHarness.start()
+        let proxy = try TinyProxy()
+        defer { proxy.stop() }
+        let client = try client(through: "http://127.0.0.1:\(proxy.port)")
+        defer { client.shutdown() }
+        let credential = try harness.tokenCredential()
+        let create = try await client.send(try ChannelRequest(bundleID: "com.example.app", operation: .create(.noMessageStored)), credential: credential, endpoint: harness.endpoint)
+        guard case .accepted(let created) = create, let text = created.channelID else {
+            Issue.record("\(create); proxy log: \(proxy.output.suffix(800))")
+            return
+        }
+        let id = try ChannelID(text)
+        let broadcast = try ChannelRequest.Broadcast(channelID: id, expiration: .immediately, payload: Array(#"{"aps":{"event":"update"}}"#.utf8))
+        #expect(try await client.send(try ChannelRequest(bundleID: "com.example.app", operation: .broadcast(broadcast)), credential: credential, endpoint: harness.endpoint).isAccepted)
+        #expect(try await client.send(try ChannelRequest(bundleID: "com.example.app", operation: .delete(id)), credential: credential, endpoint: harness.endpoint).isAccepted)
+        #expect(harness.server.recorder.snapshot.channelRequests == 3)
+        #expect(proxy.output.contains("CONNECT localhost:\(harness.endpoint.port)"), "\(proxy.output.suffix(500))")
+        await harness.server.stop()
+    }
+
     @Test("a credential's own proxy applies to its connections only; the others connect directly")
     func perCredential() async throws {
         let harness = try await MockHarness.start()

@@ -1,0 +1,125 @@
+import AMQP
+import Foundation
+import Worker
+import WorkerConfiguration
+
+/// Multicast against single jobs through one broker queue: notifications per second and the CPU each
+/// process spends per notification, with 1, 100 and 1,000 tokens per job; then the worker's peak RSS
+/// with 10 jobs of 10,000 tokens in flight. The client benchmark, run on the same mock in the same
+/// process layout, gives the CPU per notification the APNs client alone needs, which the worker's
+/// multicast figure is compared with.
+struct MulticastBenchmark {
+    let notifications: Int
+    let rounds: Int
+
+    struct Figures {
+        let tokensPerJob: Int
+        let rate: Double
+        let brokerMicroseconds: Double
+        let workerMicroseconds: Double
+        let peakRSSMiB: Double
+    }
+
+    /// One run: `notifications` spread over jobs of `tokens` tokens, pre-loaded, then one worker.
+    func run(tokens: Int, notifications: Int, prefetch: Int = 500) async throws -> Figures {
+        let environment = try BenchEnvironment(prefetch: prefetch, connections: 2)
+        let loader = try await environment.client("loader")
+        let jobs = max(1, notifications / tokens)
+        try await Self.load(jobs, tokens: tokens, into: loader, topology: environment.settings.topology)
+        await loader.close()
+        let started = ContinuousClock.now
+        let process = try WorkerProcess(settings: environment.settings)
+        var cpu = WorkerBenchmark.CPUMeter()
+        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
+        cpu.start("worker", pids: [process.process.processIdentifier])
+        let peak = try await WorkerBenchmark.waitUntilAcked(jobs, by: [process], since: started)
+        let seconds = (ContinuousClock.now - started).seconds
+        let perNotification = cpu.perJob(jobs * tokens)
+        process.stop()
+        await environment.tearDown()
+        return Figures(
+            tokensPerJob: tokens, rate: Double(jobs * tokens) / seconds,
+            brokerMicroseconds: perNotification["broker"] ?? 0, workerMicroseconds: perNotification["worker"] ?? 0, peakRSSMiB: peak
+        )
+    }
+
+    /// Publishes `jobs` alerts of `tokens` random tokens each (a single `device_token` when 1).
+    static func load(_ jobs: Int, tokens: Int, into client: AMQPClient, topology: TopologySection, idPrefix: String = "job") async throws {
+        try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
+            for index in 0..<jobs {
+                if index >= 500, let outcome = try await group.next(), outcome != .confirmed { throw BenchError("job not confirmed: \(outcome)") }
+                let list = (0..<tokens).map { _ in "\"a" + (0..<63).map { _ in String("0123456789abcdef".randomElement()!) }.joined() + "\"" }
+                let target = tokens == 1 ? "\"device_token\":\(list[0])" : "\"device_tokens\":[\(list.joined(separator: ","))]"
+                let body = Array(#"{"id":"\#(idPrefix)-\#(index)",\#(target),"topic":"com.example.app","payload":"#.utf8) + JobLoader.payload(index: index) + [UInt8(ascii: "}")]
+                var properties = AMQPProperties()
+                properties.contentType = "application/json"
+                properties.persistent = true
+                let message = AMQPMessage(body: body, properties: properties)
+                group.addTask { try await client.publish(exchange: topology.jobsExchange, routingKey: topology.jobsRoutingKey, message: message, mandatory: true) }
+            }
+            for try await outcome in group where outcome != .confirmed { throw BenchError("job not confirmed: \(outcome)") }
+        }
+    }
+
+    /// Latency of single jobs published steadily (1,000/s for 8 s), alone or behind 20 jobs of 10,000
+    /// tokens loaded just before them: what a large multicast costs everyone else.
+    func fairness(withMulticast: Bool) async throws -> (p50: Double, p99: Double, count: Int) {
+        let environment = try BenchEnvironment(prefetch: 500, connections: 2)
+        let client = try await environment.client("fairness")
+        let worker = try WorkerProcess(settings: environment.settings)
+        while worker.acked() == nil {
+            try worker.checkRunning()
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        if withMulticast { try await Self.load(20, tokens: 10_000, into: client, topology: environment.settings.topology, idPrefix: "multicast") }
+        let total = 8_000
+        try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: environment.settings.topology)
+        var latencies: [Double] = []
+        let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
+        for await delivery in results {
+            if let result = try? JobResult.decode(delivery.message.body), result.tokens == nil, let latency = result.latencyMS { latencies.append(Double(latency)) }
+            await client.ack(delivery)
+            if latencies.count >= total { break }
+        }
+        await client.cancelConsuming()
+        await client.close()
+        worker.stop()
+        await environment.tearDown()
+        let sorted = latencies.sorted()
+        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted.count)
+    }
+
+    func reportFairness() async throws {
+        let alone = try await fairness(withMulticast: false)
+        let behind = try await fairness(withMulticast: true)
+        print(String(format: "single jobs at 1,000/s: p50 %.0f ms, p99 %.0f ms alone; p50 %.0f ms, p99 %.0f ms with 20 × 10,000-token jobs in flight", alone.p50, alone.p99, behind.p50, behind.p99))
+    }
+
+    func report() async throws {
+        print("multicast: \(notifications) notifications per run, median of \(rounds) runs, one worker, one queue, 2 connections")
+        print("tokens/job  notifications/s  broker µs/notif  worker µs/notif  peak RSS MiB")
+        var medians: [Int: Figures] = [:]
+        for tokens in [1, 100, 1000] {
+            var runs: [Figures] = []
+            for _ in 0..<rounds { runs.append(try await run(tokens: tokens, notifications: tokens == 1 ? notifications / 2 : notifications)) }
+            let median = runs.sorted { $0.rate < $1.rate }[runs.count / 2]
+            medians[tokens] = median
+            print(String(format: "%10d  %15.0f  %15.1f  %15.1f  %12.0f", tokens, median.rate, median.brokerMicroseconds, median.workerMicroseconds, median.peakRSSMiB))
+        }
+        // The client alone, on a fresh mock, for its CPU per notification.
+        let environment = try BenchEnvironment(prefetch: 500, connections: 2)
+        let client = try await ClientBenchmark(count: notifications, payload: JobLoader.payload(index: 1), deviceToken: ClientComparison.deviceToken)
+            .run(connections: 2, streamsPerConnection: 500, port: environment.mock.port)
+        await environment.tearDown()
+        print(String(format: "client benchmark (2 connections, 1,000 in flight): %.0f notifications/s, %.1f µs CPU per notification", client.rate, client.cpuMicrosecondsPerNotification))
+        if let single = medians[1], let hundred = medians[100], let thousand = medians[1000] {
+            print(String(format: "100 tokens ÷ 1 token: %.1f× the notifications/s; 1,000 ÷ 1: %.1f×", hundred.rate / single.rate, thousand.rate / single.rate))
+            print(String(format: "worker CPU per notification ÷ client's: %.2f at 100 tokens, %.2f at 1,000", hundred.workerMicroseconds / client.cpuMicrosecondsPerNotification, thousand.workerMicroseconds / client.cpuMicrosecondsPerNotification))
+        }
+        // Memory: 10 jobs of 10,000 tokens in flight at once, against an idle worker's RSS.
+        let idle = try await run(tokens: 1, notifications: 1)
+        let big = try await run(tokens: 10_000, notifications: 100_000)
+        print(String(format: "peak RSS: %.0f MiB with 10 jobs × 10,000 tokens in flight; %.0f MiB for one single job (the worker's floor); +%.0f MiB", big.peakRSSMiB, idle.peakRSSMiB, big.peakRSSMiB - idle.peakRSSMiB))
+        try await reportFairness()
+    }
+}
