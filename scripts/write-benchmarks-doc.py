@@ -51,6 +51,26 @@ def partition_section(path):
     return lines + [""]
 
 
+def multicast_section(path):
+    """`apns-bench multicast`'s printout, quoted as it came; nothing when the file is missing."""
+    if not os.path.exists(path):
+        return []
+    return [
+        "## Multicast jobs: notifications per broker message (`apns-bench multicast`)",
+        "",
+        "The same notifications as jobs of 1, 100 and 1,000 tokens (`device_tokens`) through one jobs queue",
+        "and one worker (prefetch 500, 2 connections) to the mock; CPU per notification of the broker and",
+        "the worker; the client benchmark alone on the same mock for the CPU a notification needs at least;",
+        "the worker's peak RSS with 10 jobs of 10,000 tokens in flight; and single jobs' latency with and",
+        "without 20 jobs of 10,000 tokens ahead of them. Medians of the rounds, one run of the command:",
+        "",
+        "```",
+        open(path).read().strip(),
+        "```",
+        "",
+    ]
+
+
 def rate(run):
     return run["jobs"] / run["seconds"]
 
@@ -251,6 +271,7 @@ lines += [
     f"Client ÷ h2load: **{client['ratioOneConnection']:.2f}** on one connection (target ≥ 0.95), **{client.get('ratioFourConnections', float('nan')):.2f}** on four (target ≥ 0.90).",
     "",
 ]
+lines += multicast_section(os.path.join(folder, "multicast.txt"))
 lines += partition_section(os.path.join(folder, "partitions.txt"))
 lines += [
     "## Provider tokens (`apns-bench jwt`)",
@@ -266,7 +287,7 @@ lines += [
     "(one limit, worker and ceiling run, with CPU per job), `.build/release/apns-bench client --count 200000 --rounds 3`,",
     "`.build/release/apns-bench latency --rate 5000 --with-broker`,",
     "`.build/release/apns-bench memory --in-flight 10000 [--connections 10]`, `.build/release/apns-bench profile`,",
-    "`.build/release/apns-bench jwt`, and with `scripts/rabbitmq-cluster.sh start`, `.build/release/apns-bench partitions`. Plots:",
+    "`.build/release/apns-bench jwt`, `.build/release/apns-bench multicast --count 200000 --rounds 3`, and with `scripts/rabbitmq-cluster.sh start`, `.build/release/apns-bench partitions`. Plots:",
     "`/usr/bin/python3 scripts/plot-bench.py docs/benchmarks`.",
     "",
     "How the client got to its figures is in docs/decisions.md and the commit history.",

@@ -19,7 +19,7 @@ let usage = """
            apns-bench memory [--in-flight N] [--connections C]
            apns-bench profile [--count N] [--seconds S] [--output DIR]
            apns-bench latency [--rate R] [--seconds S] [--prefetch P] [--with-broker]
-           apns-bench multicast [--count N] [--rounds R] [--fairness-only]
+           apns-bench multicast [--count N] [--rounds R] [--fairness-only | --tokens N]
            apns-bench partitions [--count N] [--partitions 1,3] [--workers W] [--rounds R]   (needs scripts/rabbitmq-cluster.sh start)
     Run from the repository root with the test broker up (scripts/rabbitmq.sh start; eval "$(scripts/rabbitmq.sh env)").
 
@@ -53,7 +53,15 @@ case "worker":
     )
 case "multicast":
     let benchmark = MulticastBenchmark(notifications: Int(option("--count", default: "200000"))!, rounds: Int(option("--rounds", default: "3"))!)
-    if arguments.contains("--fairness-only") { try await benchmark.reportFairness() } else { try await benchmark.report() }
+    if arguments.contains("--fairness-only") {
+        try await benchmark.reportFairness()
+    } else if let tokens = Int(option("--tokens", default: "")) {
+        // One size only (for profiling): one run, its figures.
+        let figures = try await benchmark.run(tokens: tokens, notifications: benchmark.notifications, prefetch: Int(option("--prefetch", default: "500"))!)
+        print(String(format: "%d tokens/job: %.0f notifications/s; CPU µs per notification: broker %.1f, worker %.1f; peak RSS %.0f MiB", tokens, figures.rate, figures.brokerMicroseconds, figures.workerMicroseconds, figures.peakRSSMiB))
+    } else {
+        try await benchmark.report()
+    }
 case "throughput":
     // The end-to-end ratio alone (for profiling): the broker's limit, then the worker, same jobs.
     let count = Int(option("--count", default: "100000"))!

@@ -7,15 +7,16 @@ extension APNsResponse {
     /// Never fails: a body that is not the documented JSON still yields a rejection with the status, and
     /// a reason of `unknown("")`, so the status-based classification can act on it.
     public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
-        func header(_ name: String) -> String? {
-            headers.first { $0.name.utf8.elementsEqual(name.utf8) { $0 | 0x20 == $1 | 0x20 } }?.value
-        }
+        // One pass over the (few) headers for every field either kind of answer may carry: each push's
+        // answer comes through here, and a lookup per field showed in the worker's profile.
+        var fields = Fields()
+        for header in headers { fields.take(header) }
         if (200..<300).contains(status) {
-            var acceptance = APNsAcceptance(apnsID: header("apns-id"), uniqueID: header("apns-unique-id"))
+            var acceptance = APNsAcceptance(apnsID: fields.apnsID, uniqueID: fields.uniqueID)
             acceptance.status = status
             // Channel requests' headers and body (a push's answer has neither).
-            acceptance.requestID = header("apns-request-id")
-            acceptance.channelID = header("apns-channel-id")
+            acceptance.requestID = fields.requestID
+            acceptance.channelID = fields.channelID
             acceptance.body = body
             self = .accepted(acceptance)
             return
@@ -25,11 +26,36 @@ extension APNsResponse {
         var rejection = APNsRejection(
             status: status,
             reason: APNsReason(name: json?["reason"] as? String ?? ""),
-            apnsID: header("apns-id"),
+            apnsID: fields.apnsID,
             timestampMilliseconds: timestamp,
-            retryAfterSeconds: header("retry-after").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            retryAfterSeconds: fields.retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         )
-        rejection.requestID = header("apns-request-id")
+        rejection.requestID = fields.requestID
         self = .rejected(rejection)
+    }
+
+    /// The response headers the answer reads, by name without regard to ASCII case (HTTP/2 sends them
+    /// lower-case anyway).
+    private struct Fields {
+        var apnsID: String?
+        var uniqueID: String?
+        var requestID: String?
+        var channelID: String?
+        var retryAfter: String?
+
+        mutating func take(_ header: (name: String, value: String)) {
+            switch header.name.utf8.count {
+            case 7 where Self.named(header.name, "apns-id"): apnsID = header.value
+            case 11 where Self.named(header.name, "retry-after"): retryAfter = header.value
+            case 14 where Self.named(header.name, "apns-unique-id"): uniqueID = header.value
+            case 15 where Self.named(header.name, "apns-request-id"): requestID = header.value
+            case 15 where Self.named(header.name, "apns-channel-id"): channelID = header.value
+            default: break
+            }
+        }
+
+        private static func named(_ name: String, _ expected: StaticString) -> Bool {
+            name.utf8.elementsEqual(UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)) { $0 | 0x20 == $1 | 0x20 }
+        }
     }
 }

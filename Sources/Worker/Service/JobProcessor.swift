@@ -49,6 +49,9 @@ public final class JobProcessor: Sendable {
     let nackLog = LogThrottle(every: .seconds(1))
     /// Requests multicast jobs may have in flight, all of them together (see ``SendPermits``).
     let permits: SendPermits
+    /// Lanes one multicast job may run at once, each a request in flight: a quarter of the permits,
+    /// so a few large jobs share them rather than the first taking all.
+    let multicastLanes: Int
     /// Set when the worker starts draining: multicast jobs stop sending and set their remaining
     /// tokens aside for a retry copy, so a shutdown does not wait for a 10,000-token job.
     let draining = Atomic(false)
@@ -89,7 +92,8 @@ public final class JobProcessor: Sendable {
         self.broker = broker
         self.sender = sender
         credentialsInForce = NIOLockedValueBox(credentials)
-        permits = SendPermits(capacity: settings.jobConcurrency)
+        permits = SendPermits(capacity: settings.multicastConcurrency)
+        multicastLanes = max(1, settings.multicastConcurrency / 4)
         policy = RetryPolicy(tiers: settings.topology.retryTiers, maxAttempts: settings.worker.maxAttempts)
         self.gate = gate
         messages = OutgoingMessages(topology: Topology(settings: settings.topology))

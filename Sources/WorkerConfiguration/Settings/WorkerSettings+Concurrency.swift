@@ -14,4 +14,12 @@ extension WorkerSettings {
         let limit = worker.maxConcurrentJobs ?? max(streams, 1)
         return max(1, min(limit, worker.prefetch))
     }
+
+    /// How many requests multicast jobs may have in flight, all together: `worker.max_concurrent_jobs`,
+    /// or by default what APNs can take (``typicalStreamsPerConnection`` per connection of every
+    /// credential). Not capped by the prefetch, which counts broker messages, not the tokens in them.
+    public var multicastConcurrency: Int {
+        let streams = credentials.reduce(0) { $0 + ($1.connections ?? apns.connections) * Self.typicalStreamsPerConnection }
+        return max(1, worker.maxConcurrentJobs ?? max(streams, 1))
+    }
 }

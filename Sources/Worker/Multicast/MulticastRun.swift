@@ -1,0 +1,30 @@
+import APNsCore
+import NIOConcurrencyHelpers
+import Synchronization
+
+/// One pass over a multicast job's tokens, shared by the lanes sending them.
+final class MulticastRun: Sendable {
+    let pending: PendingSend
+    let tokens: [DeviceToken]
+    /// What the tokens came to so far.
+    let tally: NIOLockedValueBox<MulticastTally>
+    /// Set once no more may be sent (credential refused or paused, worker draining): every token taken
+    /// after it is set aside for the retry copy instead.
+    let stopped = Atomic(false)
+    /// The next token to take.
+    private let next = Atomic(0)
+
+    init(pending: PendingSend, tokens: [DeviceToken], tally: MulticastTally) {
+        self.pending = pending
+        self.tokens = tokens
+        self.tally = NIOLockedValueBox(tally)
+    }
+
+    /// The next token and its position, each exactly once across the lanes; nil when all are taken.
+    func take() -> (Int, DeviceToken)? {
+        let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        return index < tokens.count ? (index, tokens[index]) : nil
+    }
+
+    var hasTokensLeft: Bool { next.load(ordering: .relaxed) < tokens.count }
+}
