@@ -102,6 +102,23 @@ struct MulticastFaultTests {
         await harness.tearDown()
     }
 
+    @Test("a graceful stop mid-job: the tokens not yet sent go to a retry copy, and nothing is pushed twice")
+    func drain() async throws {
+        let harness = try await WorkerHarness.make(mockSetup: { $0.faults.latency = .fixed(milliseconds: 20) }, setup: { $0.worker.maxConcurrentJobs = 100 })
+        let first = try await harness.startWorker()
+        let tokens = try await Self.publishJobs(harness, prefix: "mdrain")
+        try await waitUntil(harness) { harness.mock.server.recorder.snapshot.accepted >= 1000 }
+        try await first.stop()
+        let pushedBeforeStop = harness.mock.server.recorder.snapshot.accepted
+        let second = try await harness.startWorker()
+        let results = try await Self.results(harness, tokens, idle: .seconds(20))
+        try await second.stop()
+        Self.check(results, tokens, harness, duplicatePushes: 0)
+        #expect(pushedBeforeStop < Self.jobs * Self.tokensPerJob, "the stop came before the end")
+        #expect(results.contains { ($0.tokens?.retrying ?? 0) > 0 }, "the first worker set tokens aside")
+        await harness.tearDown()
+    }
+
     @Test("kill -9 mid-job, then a restart: no token lost; pushes sent twice bounded by the jobs in flight")
     func killNine() async throws {
         let harness = try await WorkerHarness.make(mockSetup: { $0.faults.latency = .fixed(milliseconds: 5) })
