@@ -37,9 +37,11 @@ extension JobProcessor {
                     permits.release()
                     break
                 }
+                metrics.multicastInFlight.record(permits.inUse)
                 group.addTask {
-                    defer { self.permits.release() }
                     await self.lane(run)
+                    self.permits.release()
+                    self.metrics.multicastInFlight.record(self.permits.inUse)
                 }
             }
         }
