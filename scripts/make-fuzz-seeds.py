@@ -44,6 +44,9 @@ def job_seeds():
         "truncated": '{"id":"cut","device_token":"ab',
         "array": '["not","an","object"]',
         "empty": "",
+        "multicast": '{"id":"m","device_tokens":["%s","%s","zz",7,"%s"],"topic":"com.example.app","payload":{"aps":{}},"results":"per_token"}' % (TOKEN, TOKEN.upper(), TOKEN),
+        "broadcast": '{"id":"b","channel_id":"dHN0LTEyMzQ1Njc4OTAxMjM0NTY=","bundle_id":"com.example.app","expiration":0,"payload":{"aps":{"event":"update"}}}',
+        "channel-create": '{"id":"c","channel_action":"create","topic":"com.example.app.push-type.liveactivity","message_storage_policy":1}',
     }
     for name, text in seeds.items():
         write("job-decoder", name, text)

@@ -20,8 +20,14 @@ public enum JobDecodingProbe {
             envelope.messageID = String(decoding: line, as: UTF8.self)
             envelope.body = Array(input.dropFirst(1 + line.count + 1))
         }
-        switch JobDecoder.decode(envelope) {
-        case .success(let job):
+        switch JobDecoder.decodeAny(envelope) {
+        case .success(.notification(let job)):
+            checkCarriable(job.request)
+            for token in job.multicast?.tokens ?? [] {
+                checkCarriable(job.request.addressed(to: token, apnsID: JobDecoder.derivedAPNsID(jobID: job.id, token: token)))
+            }
+            checkResult(id: job.id, status: .delivered, reason: nil, detail: nil)
+        case .success(.channel(let job)):
             checkCarriable(job.request)
             checkResult(id: job.id, status: .delivered, reason: nil, detail: nil)
         case .failure(let error):
@@ -41,6 +47,16 @@ public enum JobDecodingProbe {
             require(HTTP2HeaderRules.problem(with: HTTP2Header(name, value)) == nil, "\(name) cannot be sent: \(value.debugDescription)")
         }
         require((try? JSONReader.validate(request.payload)) == .object, "the payload is not a JSON object")
+    }
+
+    /// Every header a channel request sends, and a broadcast's payload.
+    static func checkCarriable(_ request: ChannelRequest) {
+        for (name, value) in [(":path", request.path)] + request.headers {
+            require(HTTP2HeaderRules.problem(with: HTTP2Header(name, value)) == nil, "\(name) cannot be sent: \(value.debugDescription)")
+        }
+        if case .broadcast(let broadcast) = request.operation {
+            require((try? JSONReader.validate(broadcast.payload)) == .object, "the broadcast payload is not a JSON object")
+        }
     }
 
     /// The result a job gets: valid JSON that reads back, a routing key and properties AMQP can carry.

@@ -27,12 +27,8 @@ extension JobDecoder {
                 deadline: try reader.number("deadline", in: 0...latestDeadline).map { Date(timeIntervalSince1970: $0) },
                 replyTo: envelope.replyTo, previousAttempts: envelope.previousAttempts, previousDeferrals: envelope.previousDeferrals
             )
-        } catch let error as NotificationError {
-            throw JobError(error, jobID: id)
-        } catch let error as JobError {
-            throw error
         } catch {
-            throw JobError(code: JobError.invalidField, detail: "\(error)", jobID: id)
+            throw JobError(reading: error, jobID: id)
         }
     }
 

@@ -42,12 +42,7 @@ extension JobProcessor {
 
     /// Sends the request and turns APNs' answer into what to publish.
     func send(_ pending: PendingChannelRequest) async -> [Publication] {
-        let outcome: Result<APNsResponse, APNsSendError>
-        do {
-            outcome = .success(try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint))
-        } catch {
-            outcome = .failure(Self.sendError(error))
-        }
+        let outcome = await Result(sending: { try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint) })
         return conclude(pending, outcome: outcome)
     }
 

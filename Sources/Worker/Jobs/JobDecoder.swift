@@ -91,12 +91,8 @@ public enum JobDecoder {
                 replyTo: envelope.replyTo, previousAttempts: envelope.previousAttempts, previousDeferrals: envelope.previousDeferrals,
                 multicast: multicast
             )
-        } catch let error as NotificationError {
-            throw JobError(error, jobID: id)
-        } catch let error as JobError {
-            throw error
         } catch {
-            throw JobError(code: JobError.invalidField, detail: "\(error)", jobID: id)
+            throw JobError(reading: error, jobID: id)
         }
     }
 

@@ -33,4 +33,14 @@ public struct JobError: Error, Hashable, Sendable, CustomStringConvertible {
     init(_ error: NotificationError, jobID: String?) {
         self.init(code: error.code.name, detail: error.detail, jobID: jobID)
     }
+
+    /// Whatever building a job from its fields threw: a broken APNs rule keeps its reason, a job error
+    /// stays itself, anything else is an invalid field.
+    init(reading error: any Error, jobID: String) {
+        switch error {
+        case let error as NotificationError: self.init(error, jobID: jobID)
+        case let error as JobError: self = error
+        default: self.init(code: JobError.invalidField, detail: "\(error)", jobID: jobID)
+        }
+    }
 }

@@ -87,11 +87,8 @@ extension JobProcessor {
     private func send(_ token: DeviceToken, of pending: PendingSend) async -> TokenAnswer {
         let apnsID = JobDecoder.derivedAPNsID(jobID: pending.job.id, token: token)
         let request = pending.job.request.addressed(to: token, apnsID: apnsID)
-        do {
-            return TokenAnswer(token: token, apnsID: apnsID, outcome: .success(try await sender.send(request, credential: pending.credential, endpoint: pending.endpoint)))
-        } catch {
-            return TokenAnswer(token: token, apnsID: apnsID, outcome: .failure(Self.sendError(error)))
-        }
+        let outcome = await Result(sending: { try await sender.send(request, credential: pending.credential, endpoint: pending.endpoint) })
+        return TokenAnswer(token: token, apnsID: apnsID, outcome: outcome)
     }
 
     /// The verdict on one token's answer, exactly as a single job's (same attempts, same policy).

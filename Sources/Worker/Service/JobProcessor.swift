@@ -163,9 +163,23 @@ public final class JobProcessor: Sendable {
         return conclude(pending, outcome: outcome)
     }
 
+    // The single-job path above keeps its own do/catch rather than ``Result/init(sending:)``: its async
+    // frame is what thousands of waiting jobs hold, and it stays as small as it was measured.
+
     /// `error` as the client's error type (it throws nothing else, but the protocol cannot say so).
     @inline(never)
     static func sendError(_ error: any Error) -> APNsSendError {
         error as? APNsSendError ?? APNsSendError(.protocolError, .unknown, "\(error)")
+    }
+}
+
+extension Result where Success == APNsResponse, Failure == APNsSendError {
+    /// APNs' answer to `send`, or why there is none, as the client's error type.
+    init(sending send: () async throws -> APNsResponse) async {
+        do {
+            self = .success(try await send())
+        } catch {
+            self = .failure(JobProcessor.sendError(error))
+        }
     }
 }

@@ -22,7 +22,7 @@ struct PrometheusTests {
 
     @Test("Prometheus scrapes a running worker, evaluates every rule without error, and sees it go down")
     func scrape() async throws {
-        let metricsPort = Int.random(in: 20_000..<30_000)
+        let metricsPort = FaultRun.freePort()
         let harness = try await WorkerHarness.make(mockSetup: { _ in }) { $0.metrics.port = metricsPort }
         let prometheus = try PrometheusProcess(target: "127.0.0.1:\(metricsPort)", rules: Self.rules)
         defer { prometheus.stop() }

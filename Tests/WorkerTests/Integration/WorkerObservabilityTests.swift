@@ -16,7 +16,7 @@ struct WorkerObservabilityTests {
         _ = try RabbitMQControl.run(["add_user", user, password])
         defer { _ = try? RabbitMQControl.run(["delete_user", user]) }
         _ = try RabbitMQControl.run(["set_permissions", "-p", "/", user, ".*", ".*", ".*"])
-        let metricsPort = Int.random(in: 20_000..<40_000)
+        let metricsPort = FaultRun.freePort()
         let p12Password = try TemporaryFile.write("test-only-password\n", mode: 0o600)
         let harness = try await WorkerHarness.make(mockSetup: {
             $0.faults.forcedReason = "InvalidProviderToken"
