@@ -62,7 +62,7 @@ extension JobProcessor {
                 run.tally.withLockedValue { $0.postpone(token) }
                 continue
             }
-            let answer = await send(token, of: run.pending)
+            let answer = await send(token, of: run)
             record(answer, of: run)
         }
     }
@@ -84,10 +84,10 @@ extension JobProcessor {
     }
 
     /// One token's request, under the apns-id derived from the job and the token.
-    private func send(_ token: DeviceToken, of pending: PendingSend) async -> TokenAnswer {
-        let apnsID = JobDecoder.derivedAPNsID(jobID: pending.job.id, token: token)
-        let request = pending.job.request.addressed(to: token, apnsID: apnsID)
-        let outcome = await Result(sending: { try await sender.send(request, credential: pending.credential, endpoint: pending.endpoint) })
+    private func send(_ token: DeviceToken, of run: MulticastRun) async -> TokenAnswer {
+        let apnsID = JobDecoder.derivedAPNsID(jobID: run.jobID, token: token)
+        let request = run.template.addressed(to: token, apnsID: apnsID)
+        let outcome = await Result(sending: { try await sender.send(request, credential: run.pending.credential, endpoint: run.pending.endpoint) })
         return TokenAnswer(token: token, apnsID: apnsID, outcome: outcome)
     }
 

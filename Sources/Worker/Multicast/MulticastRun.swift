@@ -5,6 +5,10 @@ import Synchronization
 /// One pass over a multicast job's tokens, shared by the lanes sending them.
 final class MulticastRun: Sendable {
     let pending: PendingSend
+    /// The job's request and id, read out of the job once: every token's request is the template
+    /// addressed to it (copying them out of the job per token showed in the profile).
+    let template: NotificationRequest
+    let jobID: String
     let tokens: [DeviceToken]
     /// What the tokens came to so far.
     let tally: NIOLockedValueBox<MulticastTally>
@@ -16,6 +20,8 @@ final class MulticastRun: Sendable {
 
     init(pending: PendingSend, tokens: [DeviceToken], tally: MulticastTally) {
         self.pending = pending
+        template = pending.job.request
+        jobID = pending.job.id
         self.tokens = tokens
         self.tally = NIOLockedValueBox(tally)
     }
