@@ -1,3 +1,4 @@
+import AMQP
 import APNsClient
 import APNsCore
 
@@ -8,6 +9,11 @@ final class PendingChannelRequest: Sendable {
     let credential: APNsCredential
     let credentialName: String
     let endpoint: APNsEndpoint
+
+    /// Names this delivery in ``UnsettledOutcomes``.
+    var outcomeKey: UnsettledOutcomes.Key {
+        UnsettledOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: context.delivery.message.body)
+    }
 
     init(job: ChannelJob, context: ResultContext, credential: APNsCredential, credentialName: String, endpoint: APNsEndpoint) {
         self.job = job

@@ -31,12 +31,8 @@ extension JobProcessor {
         let lanes = min(multicast.tokens.count, multicastLanes)
         await withDiscardingTaskGroup { group in
             for _ in 0..<lanes {
-                guard run.hasTokensLeft else { break }
-                await permits.acquire()
-                guard run.hasTokensLeft else {
-                    permits.release()
-                    break
-                }
+                // Withdrawn (false) once the lanes took every token: the job finishes without waiting its turn.
+                guard await permits.acquire(for: ObjectIdentifier(run), while: { run.hasTokensLeft }) else { break }
                 metrics.multicastInFlight.record(permits.inUse)
                 group.addTask {
                     await self.lane(run)
@@ -51,19 +47,39 @@ extension JobProcessor {
     /// Sends `run`'s next token until none is left, or sets the rest aside once sending must stop.
     private func lane(_ run: MulticastRun) async {
         while let (index, token) = run.take() {
-            // The gate is a lock and a clock read: looked at every 32 tokens (and after a refusal, which
-            // stops the run at once).
-            if index % 32 == 0, !run.stopped.load(ordering: .relaxed),
-                draining.load(ordering: .relaxed) || Task.isCancelled || gate.pausedUntil(run.pending.credentialName, at: now()) != nil
-            {
+            if !run.stopped.load(ordering: .relaxed), let reason = stopReason(run, at: index) {
+                run.tally.withLockedValue { $0.setAside = $0.setAside ?? reason }
                 run.stopped.store(true, ordering: .relaxed)
             }
             if run.stopped.load(ordering: .relaxed) {
-                run.tally.withLockedValue { $0.postpone(token) }
+                setAside(token, of: run)
                 continue
             }
             let answer = await send(token, of: run)
             record(answer, of: run)
+        }
+        // No token left: the fan-out loop need not wait for another permit.
+        permits.withdraw(ObjectIdentifier(run))
+    }
+
+    /// Why sending must stop before the token at `index`, if it must. Draining is an atomic read, so it
+    /// is looked at for every token; the gate (a lock) and the clock every 32 tokens.
+    private func stopReason(_ run: MulticastRun, at index: Int) -> MulticastTally.SetAside? {
+        if draining.load(ordering: .relaxed) || Task.isCancelled { return .draining }
+        guard index % 32 == 0 else { return nil }
+        let now = now()
+        if let deadline = run.pending.job.deadline, deadline <= now { return .deadline }
+        return gate.pausedUntil(run.pending.credentialName, at: now).map { .paused(until: $0) }
+    }
+
+    /// A token not sent: it expires if the job's deadline passed, else waits for the retry copy.
+    private func setAside(_ token: DeviceToken, of run: MulticastRun) {
+        run.tally.withLockedValue { tally in
+            if case .deadline = tally.setAside {
+                tally.expire(token, apnsID: JobDecoder.derivedAPNsID(jobID: run.jobID, token: token), because: "deadline passed before sending")
+            } else {
+                tally.postpone(token)
+            }
         }
     }
 

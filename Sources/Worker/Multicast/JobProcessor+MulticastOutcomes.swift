@@ -38,9 +38,12 @@ extension JobProcessor {
         }
         if !tally.retrying.isEmpty {
             let (tier, delay, lastError) = retrySchedule(tally)
-            // A pass in which APNs processed nothing (no stream, no connection) is a deferral, not an attempt.
-            let deferrals = job.previousDeferrals + (tally.deferredAny && !tally.processedAny ? 1 : 0)
-            publications.append(messages.retry(MulticastBody.message(original, holding: tally.retrying), tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError))
+            // The copy counts an attempt only if APNs processed one of its tokens; a copy of tokens APNs
+            // never processed (no stream, no connection) counts a deferral; tokens set aside (draining, a
+            // paused or refused credential) count neither, as a single job's postponement does not.
+            let retryAttempts = job.previousAttempts + (tally.retryProcessed ? 1 : 0)
+            let deferrals = job.previousDeferrals + (tally.deferredAny && !tally.retryProcessed ? 1 : 0)
+            publications.append(messages.retry(MulticastBody.message(original, holding: tally.retrying), tier: tier, delay: delay, attempts: retryAttempts, deferrals: deferrals, lastError: lastError))
         }
         return publications
     }
@@ -48,14 +51,20 @@ extension JobProcessor {
     /// Where the retry copy goes: the longest wait any of its tokens needs (a transient failure's tier,
     /// the credential's pause), or the first tier for tokens only set aside (draining).
     private func retrySchedule(_ tally: MulticastTally) -> (tier: Int, delay: Duration, lastError: String) {
-        var schedule = tally.retry ?? {
-            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: nil, jitter: 1)
-            return (tier, delay, "not sent: the worker was draining")
-        }()
-        if let refusal = tally.credentialRefusal {
-            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: credentialBackoff, jitter: 1)
-            if tally.retry == nil || delay > schedule.delay { schedule = (tier, delay, refusal) }
+        var schedule = tally.retry
+        func consider(retryAfter: Duration?, _ reason: String) {
+            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: retryAfter, jitter: 1)
+            if schedule.map({ delay > $0.delay }) ?? true { schedule = (tier, delay, reason) }
         }
-        return schedule
+        if let refusal = tally.credentialRefusal { consider(retryAfter: credentialBackoff, refusal) }
+        switch tally.setAside {
+        case .paused(let until): consider(retryAfter: .seconds(max(0, until.timeIntervalSince(now()))), "the credential is paused")
+        case .draining: if schedule == nil { consider(retryAfter: nil, "not sent: the worker was draining") }
+        case .deadline, nil: break
+        }
+        return schedule ?? {
+            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: nil, jitter: 1)
+            return (tier, delay, "not sent")
+        }()
     }
 }

@@ -28,6 +28,20 @@ struct MulticastTally {
     private(set) var processedAny = false
     /// Whether a retrying token failed without APNs processing it (then the pass is a deferral).
     private(set) var deferredAny = false
+    /// Whether a retrying token failed after APNs processed it: only then does the retry copy count an
+    /// attempt (tokens set aside, or refused with the credential, were never tried).
+    private(set) var retryProcessed = false
+    /// Why the pass stopped sending before its last token, if it did.
+    var setAside: SetAside?
+
+    /// Why a pass stops sending: the rest of its tokens wait for a later pass, or expire.
+    enum SetAside {
+        case draining
+        /// The credential is paused (by this job's refusal or another's) until then.
+        case paused(until: Date)
+        /// The job's deadline passed mid-pass: the rest expire.
+        case deadline
+    }
 
     init(keepsDelivered: Bool, repeated: Int) {
         self.keepsDelivered = keepsDelivered
@@ -62,6 +76,7 @@ struct MulticastTally {
             retrying.append(token)
             counts.retrying += 1
             deferredAny = deferredAny || !processed
+            retryProcessed = retryProcessed || processed
             if retry.map({ $0.tier < tier || ($0.tier == tier && $0.delay < delay) }) ?? true { retry = (tier, delay, lastError) }
             return
         case .credentialRefused(let lastError):

@@ -123,6 +123,8 @@ public final class JobProcessor: Sendable {
         var step = start(delivery)
         if case .send(let pending) = step, delivery.redelivered {
             step = await afterEarlierDelivery(pending)
+        } else if case .channel(let pending) = step, delivery.redelivered {
+            step = await afterEarlierDelivery(pending)
         }
         switch step {
         case .publish(let publications):
@@ -132,7 +134,7 @@ public final class JobProcessor: Sendable {
         case .channel(let pending):
             atAPNs.begin(pending.job.id)
             let publications = await send(pending)
-            if await !finish(delivery, with: publications) { unsettled.remember(UnsettledOutcomes.Key(jobID: pending.job.id, previousAttempts: pending.job.previousAttempts, body: delivery.message.body), publications) }
+            if await !finish(delivery, with: publications) { unsettled.remember(pending.outcomeKey, publications) }
             atAPNs.end(pending.job.id)
         case .send(let pending):
             atAPNs.begin(pending.job.id)
@@ -150,6 +152,13 @@ public final class JobProcessor: Sendable {
     private func afterEarlierDelivery(_ pending: PendingSend) async -> JobStep {
         guard await atAPNs.waitUntilSettled(pending.job.id) else { return .send(pending) }
         return rememberedOutcome(pending.outcomeKey, jobID: pending.job.id) ?? .send(pending)
+    }
+
+    /// The same for a channel job: a create or a broadcast sent twice makes two channels or two pushes.
+    @inline(never)
+    private func afterEarlierDelivery(_ pending: PendingChannelRequest) async -> JobStep {
+        guard await atAPNs.waitUntilSettled(pending.job.id) else { return .channel(pending) }
+        return rememberedOutcome(pending.outcomeKey, jobID: pending.job.id) ?? .channel(pending)
     }
 
     /// Sends the job and turns APNs' answer (or its absence) into what to publish.

@@ -112,6 +112,28 @@ struct MulticastFlowTests {
         await harness.tearDown()
     }
 
+    @Test("a credential refused mid-job: it pauses, the tokens not sent wait in a retry copy that uses no attempt, then all are delivered")
+    func credentialRefused() async throws {
+        let harness = try await WorkerHarness.make(mockSetup: {
+            $0.faults.forcedReason = "InvalidProviderToken"
+            $0.faults.forcedReasonCount = 1
+        })
+        let worker = try await harness.startWorker()
+        let tokens = (0..<50).map { _ in JobFactory.token() }
+        try await harness.publish([JobFactory.multicast(id: "multi-6", tokens: tokens)])
+        let results = try await harness.drain(harness.settings.topology.resultsQueue!, idle: .seconds(10)) { messages in
+            messages.compactMap { try? JobResult.decode($0.body) }.reduce(0) { $0 + ($1.tokens?.answered ?? 0) } >= 50
+        }.map { try JobResult.decode($0.body) }
+        let dead = try await harness.drain(harness.settings.topology.deadQueue, count: 1, idle: .milliseconds(500))
+        try await worker.stop()
+        #expect(results.reduce(0) { $0 + ($1.tokens?.delivered ?? 0) } == 50)
+        #expect(results.allSatisfy { $0.attempts == 1 }, "\(results.map(\.attempts)): the refused pass counted no attempt")
+        #expect(dead.isEmpty)
+        #expect(harness.mock.server.recorder.snapshot.rejectedByReason["InvalidProviderToken"] == 1)
+        #expect(harness.mock.server.recorder.snapshot.duplicateAPNsIDs.isEmpty)
+        await harness.tearDown()
+    }
+
     @Test("results per token: one result per token, routed like single jobs'")
     func perToken() async throws {
         let harness = try await WorkerHarness.make()

@@ -1,0 +1,49 @@
+import Testing
+@testable import Worker
+
+@Suite("Multicast send permits")
+struct SendPermitsTests {
+    final class Key: Sendable {}
+
+    @Test("first come, first served; a withdrawn wait ends without a permit and is skipped")
+    func order() async throws {
+        let permits = SendPermits(capacity: 1)
+        let (first, second, third) = (Key(), Key(), Key())
+        #expect(await permits.acquire(for: ObjectIdentifier(first), while: { true }))
+        let secondWait = Task { await permits.acquire(for: ObjectIdentifier(second), while: { true }) }
+        try await Task.sleep(for: .milliseconds(50))
+        let thirdWait = Task { await permits.acquire(for: ObjectIdentifier(third), while: { true }) }
+        try await Task.sleep(for: .milliseconds(50))
+        permits.withdraw(ObjectIdentifier(second))
+        #expect(await secondWait.value == false)
+        #expect(permits.inUse == 1)
+        permits.release()
+        #expect(await thirdWait.value == true, "the withdrawn waiter's turn went to the next one")
+        permits.release()
+        #expect(permits.inUse == 0)
+    }
+
+    @Test("a wait no longer wanted returns at once, taking nothing")
+    func unwanted() async {
+        let permits = SendPermits(capacity: 2)
+        #expect(await permits.acquire(for: ObjectIdentifier(Key()), while: { false }) == false)
+        #expect(permits.inUse == 0)
+    }
+
+    @Test("under constant contention the waiter list stays bounded while thousands of permits change hands")
+    func bounded() async {
+        let permits = SendPermits(capacity: 4)
+        await withDiscardingTaskGroup { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let key = Key()
+                    for _ in 0..<2_000 {
+                        guard await permits.acquire(for: ObjectIdentifier(key), while: { true }) else { return }
+                        permits.release()
+                    }
+                }
+            }
+        }
+        #expect(permits.inUse == 0)
+    }
+}
