@@ -132,7 +132,16 @@ struct ClientFaultTests {
         })
         defer { client.shutdown() }
         let credential = try harness.tokenCredential()
-        _ = try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)
+        // With PINGs due every 100 ms and 150 ms to answer, a loaded machine (CI) can miss one and replace
+        // the connection under a request (ConnectionLost, outcome unknown, which failed this test in CI):
+        // what is checked is that connections get replaced and serve again, so a few tries are allowed.
+        func sendUntilAccepted() async throws -> Bool {
+            for _ in 0..<5 {
+                if (try? await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted) == true { return true }
+            }
+            return false
+        }
+        try #require(try await sendUntilAccepted())
         var faults = MockFaults()
         faults.slowReadMilliseconds = 600 * TestTiming.scale  // the mock stops reading, so PINGs go unanswered
         harness.server.setFaults(faults)
@@ -142,7 +151,7 @@ struct ClientFaultTests {
         #expect(client.statistics.snapshot.pingTimeouts >= 1)
         harness.server.setFaults(MockFaults())
         try await Task.sleep(for: TestTiming.milliseconds(700))  // let the last pause run out
-        #expect(try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted)
+        #expect(try await sendUntilAccepted())
         #expect(client.statistics.snapshot.connectionsEstablished >= 2)
         #expect(client.statistics.snapshot.lastPingRoundTripNanoseconds != nil || client.statistics.snapshot.pingTimeouts >= 1)
         await harness.server.stop()
