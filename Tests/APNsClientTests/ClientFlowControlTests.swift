@@ -78,7 +78,9 @@ struct ClientFlowControlTests {
         let harness = try await MockHarness.start { $0.faults.stallEvery = 1 }
         let client = APNsClient(configuration: MockHarness.clientConfiguration {
             $0.connectionsPerPool = 1
-            $0.requestTimeout = .milliseconds(300)
+            // Long enough for the first connection's handshake on a loaded machine (else the request
+            // that should be at APNs times out before it gets there, unprocessed like the others).
+            $0.requestTimeout = .seconds(2)
         })
         defer { client.shutdown() }
         let results = try await sendMany(3, client: client, credential: harness.tokenCredential(), endpoint: harness.endpoint)
