@@ -10,7 +10,7 @@ final class TinyProxy {
     private let log: URL
 
     init(user: String? = nil, password: String? = nil, refuseAll: Bool = false) throws {
-        port = Int.random(in: 40_000..<45_000)
+        port = FreePort.pick()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tinyproxy-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         log = folder.appendingPathComponent("stderr.log")
@@ -67,7 +67,7 @@ final class BadProxy {
     private let process = Process()
 
     init(mode: String) throws {
-        port = Int.random(in: 45_000..<50_000)
+        port = FreePort.pick()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bad_proxy.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script.path, mode, String(port)]

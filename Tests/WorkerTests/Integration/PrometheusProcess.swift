@@ -25,7 +25,7 @@ struct PrometheusProcess {
 
     /// Starts Prometheus and waits until it answers `/-/ready`.
     init(target: String, rules: String) throws {
-        port = Int.random(in: 30_000..<40_000)
+        port = FreePort.pick()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("prometheus-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let configuration = """
