@@ -14,6 +14,13 @@ struct MulticastFlowTests {
         Set(try tokens.map { JobDecoder.derivedAPNsID(jobID: id, token: try DeviceToken(hex: $0)).value })
     }
 
+    /// Multicast results until they answer `count` tokens together, or nothing came for 10 s.
+    static func results(_ harness: WorkerHarness, answering count: Int) async throws -> [JobResult] {
+        try await harness.drain(harness.settings.topology.resultsQueue!, idle: .seconds(10)) { messages in
+            messages.compactMap { try? JobResult.decode($0.body) }.reduce(0) { $0 + ($1.tokens?.answered ?? 0) } >= count
+        }.map { try JobResult.decode($0.body) }
+    }
+
     @Test("1,000 tokens in one job: one result with counts, an entry per token not delivered, each token pushed once under its own apns-id")
     func summary() async throws {
         let harness = try await WorkerHarness.make()
@@ -67,9 +74,7 @@ struct MulticastFlowTests {
         let worker = try await harness.startWorker()
         let tokens = (0..<200).map { _ in JobFactory.token() }
         try await harness.publish([JobFactory.multicast(id: "multi-2", tokens: tokens)])
-        let results = try await harness.drain(harness.settings.topology.resultsQueue!, idle: .seconds(10)) { messages in
-            messages.compactMap { try? JobResult.decode($0.body) }.reduce(0) { $0 + ($1.tokens?.answered ?? 0) } >= 200
-        }.map { try JobResult.decode($0.body) }
+        let results = try await Self.results(harness, answering: 200)
         try await worker.stop()
         #expect(results.count == 2, "\(results.map { "attempts \($0.attempts): \($0.tokens.map { "\($0)" } ?? "-")" })")
         let first = try #require(results.first { $0.attempts == 1 })
@@ -121,9 +126,7 @@ struct MulticastFlowTests {
         let worker = try await harness.startWorker()
         let tokens = (0..<50).map { _ in JobFactory.token() }
         try await harness.publish([JobFactory.multicast(id: "multi-6", tokens: tokens)])
-        let results = try await harness.drain(harness.settings.topology.resultsQueue!, idle: .seconds(10)) { messages in
-            messages.compactMap { try? JobResult.decode($0.body) }.reduce(0) { $0 + ($1.tokens?.answered ?? 0) } >= 50
-        }.map { try JobResult.decode($0.body) }
+        let results = try await Self.results(harness, answering: 50)
         let dead = try await harness.drain(harness.settings.topology.deadQueue, count: 1, idle: .milliseconds(500))
         try await worker.stop()
         #expect(results.reduce(0) { $0 + ($1.tokens?.delivered ?? 0) } == 50)
