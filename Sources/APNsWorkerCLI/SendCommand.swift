@@ -25,26 +25,15 @@ struct SendCommand: AsyncParsableCommand {
     func run() async throws {
         let request: NotificationRequest
         let credential: APNsCredential
+        let client: APNsClient
         do {
             request = try notification.request()
             credential = try self.credential.credential()
+            client = try target.client(label: "apns.send")
         } catch {
             print(SendOutput.invalid("\(error)"))
             throw ExitCode(64)
         }
-        var configuration = APNsClientConfiguration()
-        configuration.additionalTrustedCAFile = target.caFile
-        do {
-            configuration.proxy = try target.httpProxy(environment: ProcessInfo.processInfo.environment)
-        } catch {
-            print(SendOutput.invalid("\(error)"))
-            throw ExitCode(64)
-        }
-        configuration.connectionsPerPool = 1
-        configuration.requestTimeout = .seconds(target.timeout)
-        var logger = Logger(label: "apns.send")
-        logger.logLevel = target.verbose ? .debug : .critical
-        let client = APNsClient(configuration: configuration, logger: logger)
         defer { client.shutdown() }
         do {
             let response = try await client.send(request, credential: credential, endpoint: target.endpoint())

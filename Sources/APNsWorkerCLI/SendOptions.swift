@@ -2,6 +2,7 @@ import APNsClient
 import APNsCore
 import ArgumentParser
 import Foundation
+import Logging
 import TLS
 
 /// Which credential `send` uses.
@@ -58,6 +59,19 @@ struct TargetOptions: ParsableArguments {
         } catch {
             throw ValidationError("--proxy \(error)")
         }
+    }
+
+    /// A client for one request: one connection, `--ca-file`, the proxy, `--timeout`, and connection
+    /// events logged to stderr only with `--verbose`.
+    func client(label: String) throws -> APNsClient {
+        var configuration = APNsClientConfiguration()
+        configuration.additionalTrustedCAFile = caFile
+        configuration.proxy = try httpProxy(environment: ProcessInfo.processInfo.environment)
+        configuration.connectionsPerPool = 1
+        configuration.requestTimeout = .seconds(timeout)
+        var logger = Logger(label: label)
+        logger.logLevel = verbose ? .debug : .critical
+        return APNsClient(configuration: configuration, logger: logger)
     }
 
     func endpoint() throws -> APNsEndpoint {

@@ -34,7 +34,8 @@ enum SendOutput {
         encode(["status": "invalid", "detail": detail])
     }
 
-    private static func encode(_ object: [String: Any]) -> String {
+    /// One JSON object on one line, keys sorted (`channels` prints the same way).
+    static func encode(_ object: [String: Any]) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -37,9 +37,13 @@ enum JobLoader {
         }
     }
 
-    /// Publishes `count` jobs, at most `window` awaiting confirms; `stamp` adds a `published-at` header
-    /// (milliseconds) so results carry end-to-end latency.
-    static func load(_ count: Int, into client: AMQPClient, topology: TopologySection, from start: Int = 0, window: Int = 2000, stamp: Bool = false) async throws {
+    /// Publishes `count` jobs (`body` of each index: ``body(index:)`` by default), at most `window`
+    /// awaiting confirms; `stamp` adds a `published-at` header (milliseconds) so results carry
+    /// end-to-end latency.
+    static func load(
+        _ count: Int, into client: AMQPClient, topology: TopologySection, from start: Int = 0, window: Int = 2000, stamp: Bool = false,
+        body: (Int) -> [UInt8] = JobLoader.body(index:)
+    ) async throws {
         try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             for index in start..<(start + count) {
                 if index - start >= window, let outcome = try await group.next(), outcome != .confirmed { throw BenchError("job not confirmed: \(outcome)") }
@@ -47,7 +51,7 @@ enum JobLoader {
                 properties.contentType = "application/json"
                 properties.persistent = true
                 if stamp { properties.headers["published-at"] = .int(Int64(Date().timeIntervalSince1970 * 1000)) }
-                let message = AMQPMessage(body: body(index: index), properties: properties)
+                let message = AMQPMessage(body: body(index), properties: properties)
                 group.addTask {
                     try await client.publish(exchange: topology.jobsExchange, routingKey: topology.jobsRoutingKey, message: message, mandatory: true)
                 }

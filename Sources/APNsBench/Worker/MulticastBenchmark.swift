@@ -45,19 +45,10 @@ struct MulticastBenchmark {
 
     /// Publishes `jobs` alerts of `tokens` random tokens each (a single `device_token` when 1).
     static func load(_ jobs: Int, tokens: Int, into client: AMQPClient, topology: TopologySection, idPrefix: String = "job") async throws {
-        try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
-            for index in 0..<jobs {
-                if index >= 500, let outcome = try await group.next(), outcome != .confirmed { throw BenchError("job not confirmed: \(outcome)") }
-                let list = (0..<tokens).map { _ in "\"a" + (0..<63).map { _ in String("0123456789abcdef".randomElement()!) }.joined() + "\"" }
-                let target = tokens == 1 ? "\"device_token\":\(list[0])" : "\"device_tokens\":[\(list.joined(separator: ","))]"
-                let body = Array(#"{"id":"\#(idPrefix)-\#(index)",\#(target),"topic":"com.example.app","payload":"#.utf8) + JobLoader.payload(index: index) + [UInt8(ascii: "}")]
-                var properties = AMQPProperties()
-                properties.contentType = "application/json"
-                properties.persistent = true
-                let message = AMQPMessage(body: body, properties: properties)
-                group.addTask { try await client.publish(exchange: topology.jobsExchange, routingKey: topology.jobsRoutingKey, message: message, mandatory: true) }
-            }
-            for try await outcome in group where outcome != .confirmed { throw BenchError("job not confirmed: \(outcome)") }
+        try await JobLoader.load(jobs, into: client, topology: topology, window: 500) { index in
+            let list = (0..<tokens).map { _ in "\"a" + (0..<63).map { _ in String("0123456789abcdef".randomElement()!) }.joined() + "\"" }
+            let target = tokens == 1 ? "\"device_token\":\(list[0])" : "\"device_tokens\":[\(list.joined(separator: ","))]"
+            return Array(#"{"id":"\#(idPrefix)-\#(index)",\#(target),"topic":"com.example.app","payload":"#.utf8) + JobLoader.payload(index: index) + [UInt8(ascii: "}")]
         }
     }
 

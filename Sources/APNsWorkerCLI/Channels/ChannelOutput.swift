@@ -2,7 +2,8 @@ import APNsClient
 import APNsCore
 import Foundation
 
-/// The JSON `channels` prints: APNs' answer with the channel fields a script wants.
+/// The JSON `channels` prints: APNs' answer with the channel fields a script wants (bad arguments and
+/// unanswered requests print as `send`'s do).
 enum ChannelOutput {
     static func response(_ response: APNsResponse, request: ChannelRequest) -> String {
         var object: [String: Any] = ["bundle_id": request.bundleID]
@@ -22,15 +23,6 @@ enum ChannelOutput {
             object["reason"] = rejection.reason.name
             object["apns_request_id"] = rejection.requestID
         }
-        return encode(object)
-    }
-
-    static func invalid(_ detail: String) -> String {
-        encode(["status": "invalid", "detail": detail])
-    }
-
-    private static func encode(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return SendOutput.encode(object)
     }
 }

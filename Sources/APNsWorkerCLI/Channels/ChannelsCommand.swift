@@ -77,22 +77,16 @@ struct ChannelOptions: ParsableArguments {
         let request: ChannelRequest
         let credential: APNsCredential
         let endpoint: APNsEndpoint
-        var configuration = APNsClientConfiguration()
+        let client: APNsClient
         do {
             request = try ChannelRequest(bundleID: bundleID, operation: operation, requestID: APNsID.random())
             credential = try self.credential.credential()
             endpoint = try target.channelEndpoint()
-            configuration.proxy = try target.httpProxy(environment: ProcessInfo.processInfo.environment)
+            client = try target.client(label: "apns.channels")
         } catch {
-            print(ChannelOutput.invalid("\(error)"))
+            print(SendOutput.invalid("\(error)"))
             throw ExitCode(64)
         }
-        configuration.additionalTrustedCAFile = target.caFile
-        configuration.connectionsPerPool = 1
-        configuration.requestTimeout = .seconds(target.timeout)
-        var logger = Logger(label: "apns.channels")
-        logger.logLevel = target.verbose ? .debug : .critical
-        let client = APNsClient(configuration: configuration, logger: logger)
         defer { client.shutdown() }
         do {
             let response = try await client.send(request, credential: credential, endpoint: endpoint)

@@ -17,22 +17,17 @@ extension JobProcessor {
         if unsettled.count > 0, let remembered = rememberedOutcome(UnsettledOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: delivery.message.body), jobID: job.id) {
             return remembered
         }
-        let entry = job.credentialName.map { credentials.entry(named: $0) } ?? credentials.entry(forTopic: job.request.bundleID)
-        guard let entry else {
-            let detail = job.credentialName.map { "no credential named \($0)" } ?? "no credential serves bundle id \(job.request.bundleID)"
-            return .publish(failedChannelJob(job, code: JobError.unknownCredential, detail: detail, context: context))
-        }
-        let environment = job.environment ?? entry.environment
-        if environment != entry.environment, !entry.credential.usesTokens {
-            return .publish(failedChannelJob(job, code: "EnvironmentMismatch", detail: "certificate credential \(entry.settings.name) serves \(entry.environment) only", context: context))
+        let (entry, environment): (CredentialRegistry.Entry, APNsEnvironment)
+        switch resolveCredential(named: job.credentialName, serving: job.request.bundleID, kind: "bundle id", in: job.environment, jobID: job.id) {
+        case .failure(let error): return .publish(failedChannelJob(job, code: error.code, detail: error.detail, context: context))
+        case .success(let resolved): (entry, environment) = resolved
         }
         let name = entry.settings.name
         if let deadline = job.deadline, deadline <= now() {
             return .publish(completeChannel(.expired(lastError: "deadline passed before sending"), job: job, credential: name, attempts: job.previousAttempts, context: context))
         }
         if let until = gate.pausedUntil(name, at: now()) {
-            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: .seconds(max(0, until.timeIntervalSince(now()))), jitter: 1)
-            return .publish([messages.retry(delivery.message, tier: tier, delay: delay, attempts: job.previousAttempts, deferrals: job.previousDeferrals, lastError: "credential \(name) is paused")])
+            return .publish([postpone(delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: until.timeIntervalSince(now()), reason: "credential \(name) is paused")])
         }
         let endpoint = job.request.isBroadcast
             ? broadcastEndpointSetting ?? endpointOverride ?? APNsEndpoint(environment: environment)
@@ -49,15 +44,11 @@ extension JobProcessor {
     @inline(never)
     private func conclude(_ pending: PendingChannelRequest, outcome: Result<APNsResponse, APNsSendError>) -> [Publication] {
         let job = pending.job
-        let processed = if case .failure(let error) = outcome { error.outcome != .notProcessed } else { true }
+        let processed = outcome.processedByAPNs
         let attempts = job.previousAttempts + (processed ? 1 : 0)
         let deferrals = job.previousDeferrals + (processed ? 0 : 1)
         let verdict = policy.verdict(for: outcome, deadline: job.deadline, attempts: attempts, deferrals: deferrals, now: now())
-        if case .credentialRefused(let lastError) = verdict {
-            let until = now().addingTimeInterval(credentialBackoff.seconds)
-            gate.pause(pending.credentialName, until: until)
-            logger.error("APNs refused credential; pausing it", metadata: ["credential": "\(pending.credentialName)", "error": "\(lastError)", "until": "\(until)"])
-        }
+        if case .credentialRefused(let lastError) = verdict { pauseRefused(pending.credentialName, lastError: lastError, jobID: job.id) }
         return completeChannel(verdict, job: job, credential: pending.credentialName, attempts: attempts, deferrals: deferrals, context: pending.context)
     }
 
@@ -93,8 +84,7 @@ extension JobProcessor {
         case .retry(let tier, let delay, let lastError):
             return [messages.retry(original, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError)]
         case .credentialRefused(let lastError):
-            let (tier, delay) = policy.schedule(attempts: 1, retryAfter: credentialBackoff, jitter: 1)
-            return [messages.retry(original, tier: tier, delay: delay, attempts: job.previousAttempts, deferrals: job.previousDeferrals, lastError: lastError)]
+            return [postpone(context.delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: credentialBackoff.seconds, reason: lastError)]
         }
         return [messages.result(result, replyTo: context.replyTo)]
     }

@@ -22,10 +22,11 @@ extension JobProcessor {
     /// The tokens are sent by lanes: tasks that each hold one of the worker-wide ``permits`` and send
     /// the job's next token, one after another, until none is left. This loop starts a lane each time
     /// it gets a permit, up to ``multicastLanes``, so all multicast jobs together keep no more requests
-    /// in flight than the job concurrency, jobs waiting for permits take turns, and a job costs a task
+    /// in flight than there are permits, jobs waiting for permits take turns, and a job costs a task
     /// per lane rather than per token (with a task and a permit hand-off per token, the worker spent
-    /// 26.9 µs of CPU per notification at 100 tokens a job; with lanes, 20.3). Tokens not sent because the credential got paused or the
-    /// worker is draining go to the retry copy without counting an attempt.
+    /// 26.9 µs of CPU per notification at 100 tokens a job; with lanes, 20.3). Tokens not sent because
+    /// the credential got paused or the worker is draining go to the retry copy without counting an
+    /// attempt; after the job's deadline, they expire.
     func sendMulticast(_ pending: PendingSend, _ multicast: Multicast) async -> [Publication] {
         let run = MulticastRun(pending: pending, tokens: multicast.tokens, tally: startTally(multicast))
         let lanes = min(multicast.tokens.count, multicastLanes)
@@ -113,7 +114,7 @@ extension JobProcessor {
         let (pending, tally) = (run.pending, run.tally)
         metrics.multicastRequests.increment()
         let job = pending.job
-        let processed = if case .failure(let error) = answer.outcome { error.outcome != .notProcessed } else { true }
+        let processed = answer.outcome.processedByAPNs
         let verdict = policy.verdict(
             for: answer.outcome, job: job, attempts: job.previousAttempts + (processed ? 1 : 0),
             deferrals: job.previousDeferrals + (processed ? 0 : 1), now: now()
@@ -124,9 +125,7 @@ extension JobProcessor {
         }
         if case .credentialRefused(let lastError) = verdict, firstRefusal {
             run.stopped.store(true, ordering: .relaxed)
-            let until = now().addingTimeInterval(credentialBackoff.seconds)
-            gate.pause(pending.credentialName, until: until)
-            logger.error("APNs refused credential; pausing it", metadata: ["credential": "\(pending.credentialName)", "error": "\(lastError)", "until": "\(until)", "job": "\(job.id)"])
+            pauseRefused(pending.credentialName, lastError: lastError, jobID: job.id)
         }
     }
 }

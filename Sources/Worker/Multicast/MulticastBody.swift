@@ -12,16 +12,12 @@ enum MulticastBody {
         // The job was decoded from this body, so the member is there; should it not be, the copy is
         // the whole job (a token sent twice beats a token lost).
         guard let span = JSONReader.readObject(body).members["device_tokens"]?.span else { return message }
-        var list: [UInt8] = []
-        list.reserveCapacity(tokens.count * 67 + 2)
-        list.append(UInt8(ascii: "["))
-        for (index, token) in tokens.enumerated() {
-            if index > 0 { list.append(UInt8(ascii: ",")) }
-            list.append(UInt8(ascii: "\""))
-            list.append(contentsOf: token.hexString.utf8)
-            list.append(UInt8(ascii: "\""))
+        // Hex digits need no escaping: each token goes in as it is, between quotes.
+        let list = JSONArrayWriter.write(tokens, capacity: tokens.count * 67) { token, bytes in
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: token.hexString.utf8)
+            bytes.append(UInt8(ascii: "\""))
         }
-        list.append(UInt8(ascii: "]"))
         var copy = message
         copy.body = Array(body[..<span.lowerBound]) + list + Array(body[span.upperBound...])
         return copy

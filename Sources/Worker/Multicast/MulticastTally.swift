@@ -50,7 +50,7 @@ struct MulticastTally {
 
     /// Records one token's answer and the verdict on it.
     mutating func record(_ token: DeviceToken, apnsID: APNsID, outcome: Result<APNsResponse, APNsSendError>, verdict: Verdict) {
-        let processed = if case .failure(let error) = outcome { error.outcome != .notProcessed } else { true }
+        let processed = outcome.processedByAPNs
         processedAny = processedAny || processed
         var entry = TokenOutcome(deviceToken: token.hexString, status: .failed)
         entry.apnsID = apnsID.value

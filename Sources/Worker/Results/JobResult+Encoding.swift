@@ -20,27 +20,14 @@ extension JobResult {
         writer.field(CodingKeys.channelAction.rawValue, channelAction)
         writer.field(CodingKeys.channelID.rawValue, channelID)
         if let channels {
-            var list: [UInt8] = [UInt8(ascii: "[")]
-            for (index, channel) in channels.enumerated() {
-                if index > 0 { list.append(UInt8(ascii: ",")) }
-                JSONStringEscaping.append(channel, to: &list)
-            }
-            list.append(UInt8(ascii: "]"))
-            writer.field(CodingKeys.channels.rawValue, json: list)
+            writer.field(CodingKeys.channels.rawValue, json: JSONArrayWriter.write(channels) { JSONStringEscaping.append($0, to: &$1) })
         }
         writer.field(CodingKeys.completedAt.rawValue, UTCTimestamp.string(completedAt))
         writer.field(CodingKeys.credential.rawValue, credential)
         writer.field(CodingKeys.detail.rawValue, detail)
         writer.field(CodingKeys.deviceToken.rawValue, deviceToken)
         if let failures {
-            var list: [UInt8] = [UInt8(ascii: "[")]
-            list.reserveCapacity(failures.count * 160 + 2)
-            for (index, failure) in failures.enumerated() {
-                if index > 0 { list.append(UInt8(ascii: ",")) }
-                list.append(contentsOf: failure.encoded())
-            }
-            list.append(UInt8(ascii: "]"))
-            writer.field(CodingKeys.failures.rawValue, json: list)
+            writer.field(CodingKeys.failures.rawValue, json: JSONArrayWriter.write(failures, capacity: failures.count * 160) { $1.append(contentsOf: $0.encoded()) })
         }
         writer.field(CodingKeys.httpStatus.rawValue, httpStatus)
         writer.field(CodingKeys.id.rawValue, id)

@@ -54,8 +54,20 @@ extension JobProcessor {
 
     /// The job back to a retry tier at least `seconds` long, its attempts unchanged.
     func postpone(_ delivery: AMQPDelivery, job: Job, for seconds: TimeInterval, reason: String) -> Publication {
+        postpone(delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: seconds, reason: reason)
+    }
+
+    /// Any job's message back to a retry tier at least `seconds` long, with these counts.
+    func postpone(_ delivery: AMQPDelivery, attempts: Int, deferrals: Int, for seconds: TimeInterval, reason: String) -> Publication {
         let (tier, delay) = policy.schedule(attempts: 1, retryAfter: .seconds(max(0, seconds)), jitter: 1)
-        return messages.retry(delivery.message, tier: tier, delay: delay, attempts: job.previousAttempts, deferrals: job.previousDeferrals, lastError: reason)
+        return messages.retry(delivery.message, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: reason)
+    }
+
+    /// APNs refused `credential`: it is paused for the credential backoff, and said so once.
+    func pauseRefused(_ credential: String, lastError: String, jobID: String) {
+        let until = now().addingTimeInterval(credentialBackoff.seconds)
+        gate.pause(credential, until: until)
+        logger.error("APNs refused credential; pausing it", metadata: ["credential": "\(credential)", "error": "\(lastError)", "until": "\(until)", "job": "\(jobID)"])
     }
 }
 

@@ -75,14 +75,12 @@ extension JobProcessor {
     func conclude(_ pending: PendingSend, outcome: Result<APNsResponse, APNsSendError>) -> [Publication] {
         let (job, context, name) = (pending.job, pending.context, pending.credentialName)
         // A try APNs never processed (no stream in time, refused, no connection) is not an attempt.
-        let processed = if case .failure(let error) = outcome { error.outcome != .notProcessed } else { true }
+        let processed = outcome.processedByAPNs
         let attempts = job.previousAttempts + (processed ? 1 : 0)
         let deferrals = job.previousDeferrals + (processed ? 0 : 1)
         let verdict = policy.verdict(for: outcome, job: job, attempts: attempts, deferrals: deferrals, now: now())
         if case .credentialRefused(let lastError) = verdict {
-            let until = now().addingTimeInterval(credentialBackoff.seconds)
-            gate.pause(name, until: until)
-            logger.error("APNs refused credential; pausing it", metadata: ["credential": "\(name)", "error": "\(lastError)", "until": "\(until)"])
+            pauseRefused(name, lastError: lastError, jobID: job.id)
             return [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError)]
         }
         return complete(verdict, job: job, credential: name, attempts: attempts, deferrals: deferrals, context: context)
@@ -91,15 +89,25 @@ extension JobProcessor {
     /// The credential and endpoint for `job`: named, or by topic; the job's environment may pick the
     /// other APNs host for a token credential (tokens work in both; certificates do not).
     private func resolve(_ job: Job) -> Result<(entry: CredentialRegistry.Entry, endpoint: APNsEndpoint), JobError> {
-        let entry = job.credentialName.map { credentials.entry(named: $0) } ?? credentials.entry(forTopic: job.request.topic)
-        guard let entry else {
-            let detail = job.credentialName.map { "no credential named \($0)" } ?? "no credential serves topic \(job.request.topic)"
-            return .failure(JobError(code: JobError.unknownCredential, detail: detail, jobID: job.id))
+        resolveCredential(named: job.credentialName, serving: job.request.topic, in: job.environment, jobID: job.id).map { entry, environment in
+            (entry, environment == entry.environment ? entry.endpoint : endpointOverride ?? APNsEndpoint(environment: environment))
         }
-        guard let environment = job.environment, environment != entry.environment else { return .success((entry, entry.endpoint)) }
-        guard entry.credential.usesTokens else {
-            return .failure(JobError(code: "EnvironmentMismatch", detail: "certificate credential \(entry.settings.name) serves \(entry.environment) only", jobID: job.id))
+    }
+
+    /// The credential a job names, or the one serving `topic` (a topic, or a channel job's bundle id:
+    /// `kind` says which, for the error), and the environment it is sent in: the job's, which a token
+    /// credential may serve besides its own and a certificate credential may not.
+    func resolveCredential(
+        named name: String?, serving topic: String, kind: String = "topic", in environment: APNsEnvironment?, jobID: String
+    ) -> Result<(CredentialRegistry.Entry, APNsEnvironment), JobError> {
+        guard let entry = name.map({ credentials.entry(named: $0) }) ?? credentials.entry(forTopic: topic) else {
+            let detail = name.map { "no credential named \($0)" } ?? "no credential serves \(kind) \(topic)"
+            return .failure(JobError(code: JobError.unknownCredential, detail: detail, jobID: jobID))
         }
-        return .success((entry, endpointOverride ?? APNsEndpoint(environment: environment)))
+        let environment = environment ?? entry.environment
+        guard environment == entry.environment || entry.credential.usesTokens else {
+            return .failure(JobError(code: "EnvironmentMismatch", detail: "certificate credential \(entry.settings.name) serves \(entry.environment) only", jobID: jobID))
+        }
+        return .success((entry, environment))
     }
 }
