@@ -159,6 +159,14 @@ public final class AMQPClient: Sendable {
         await settle(delivery, .reject(requeue: requeue))
     }
 
+    /// Closes the connection of `generation`, if it is still the current one, and opens a new one (to
+    /// the next node, after the usual reconnect delay); a request about an older connection does
+    /// nothing. Unconfirmed publishes fail as outcome unknown, and the broker requeues the
+    /// connection's unacknowledged deliveries, as when the connection drops.
+    public func reopen(ifGeneration generation: UInt64, because reason: String) async {
+        await withCheckedContinuation { submit(.reopen(generation: generation, reason: reason, $0)) }
+    }
+
     /// `basic.cancel`, waiting for cancel-ok: no new deliveries after it returns, and the stream finishes.
     /// Deliveries already received can still be acked or rejected.
     public func cancelConsuming() async {

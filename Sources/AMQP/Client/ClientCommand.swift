@@ -7,6 +7,8 @@ enum ClientCommand: Sendable {
     case topology(TopologyRequest, CheckedContinuation<UInt32, any Error>)
     case consume(ConsumeRequest, CheckedContinuation<Void, any Error>)
     case cancelConsuming(CheckedContinuation<Void, Never>)
+    /// Close and open again, if the connection is still the one of `generation`.
+    case reopen(generation: UInt64, reason: String, CheckedContinuation<Void, Never>)
     /// `nil` when the client is deinitialised without `close()`: the thread still has to stop.
     case close(CheckedContinuation<Void, Never>?)
 
@@ -19,6 +21,7 @@ enum ClientCommand: Sendable {
         case .topology(let request, _): request.operation
         case .consume(let request, _): "consume \(request.queues.joined(separator: ", "))"
         case .cancelConsuming: "cancel consuming"
+        case .reopen: "reopen the connection"
         case .close: "close"
         }
     }
@@ -39,6 +42,7 @@ enum ClientCommand: Sendable {
             request.sink.finish()
             continuation.resume(throwing: error)
         case .cancelConsuming(let continuation): continuation.resume()
+        case .reopen(_, _, let continuation): continuation.resume()
         case .close(let continuation): continuation?.resume()
         }
     }

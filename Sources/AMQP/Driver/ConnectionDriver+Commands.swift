@@ -39,6 +39,12 @@ extension ConnectionDriver {
         case .cancelConsuming(let continuation):
             run(state.cancelRequested())
             continuation.resume()
+        case .reopen(let generation, let reason, let continuation):
+            if state.isConnected, state.generation == generation, let connection {
+                logger.warning("AMQP connection reopened", metadata: ["endpoint": "\(connection.endpoint)", "reason": "\(reason)"])
+            }
+            run(state.reopenRequested(generation: generation, reason: reason, now: clock.now))
+            continuation.resume()
         case .close(let continuation):
             if let continuation { closeWaiters.append(continuation) }
             run(state.closeRequested(now: clock.now, timeout: options.closeTimeout))

@@ -121,6 +121,14 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
         return actions
     }
 
+    /// The client asked for a new connection (say, because its channel keeps a broker-side state that
+    /// only a new channel clears): handled as a failure of the connection of `generation`, if that is
+    /// still the current one; a request about an older one is already answered.
+    mutating func reopenRequested(generation: UInt64, reason: String, now: ContinuousClock.Instant) -> [ConnectionAction] {
+        guard isConnected, generation == self.generation else { return [] }
+        return connectionFailed(AMQPError(.connectionLost, operation: "reopen the connection", message: "reopened at the client's request: \(reason)"), now: now)
+    }
+
     private mutating func scheduleReconnect(now: ContinuousClock.Instant) {
         let delay = reconnectBackoff.nextDelay(using: &random)
         link = .down(reconnectAt: now + delay)

@@ -9,6 +9,8 @@ public protocol JobBroker: Sendable {
     func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery) async -> AMQPBatchOutcome
     func ack(_ delivery: AMQPDelivery) async
     func reject(_ delivery: AMQPDelivery, requeue: Bool) async
+    /// A new connection in place of the one of `generation`, if that is still the current one.
+    func reopen(ifGeneration generation: UInt64, because reason: String) async
     /// The connection generation now; a delivery from an older one has been requeued by the broker.
     var generation: UInt64 { get }
 }

@@ -118,10 +118,14 @@ extension JobProcessor {
         }
         if refused == 0 && stillNacked > 0 {
             // Nacked through every republish: the broker is still not taking messages. Back to the
-            // queue after a pause, like an unroutable result, but said for what it is.
+            // queue after a pause, like an unroutable result, but said for what it is, and on a new
+            // connection: RabbitMQ 3.10 binds a channel's first publish to a quorum queue to the leader
+            // its record named then, and a channel that met a leader on a stopped node is nacked for as
+            // long as that node stays down, though the queue elected a new leader long ago.
             metrics.nackExhausted.increment()
-            logger.error("the broker kept nacking a publication through every republish; the job goes back to the queue", metadata: ["problems": "\(problems)"])
+            logger.error("the broker kept nacking a publication through every republish; the job goes back to the queue, and the connection is reopened", metadata: ["problems": "\(problems)"])
             try? await Task.sleep(for: unroutableBackoff)
+            await broker.reopen(ifGeneration: delivery.generation, because: "publications nacked through every republish")
             await broker.reject(delivery, requeue: true)
             return
         }

@@ -82,6 +82,23 @@ struct ConnectionStateMachineTests {
         #expect(machine.publishRequested(3, generation: nil) == [.send(3, sequence: 1)], "a new channel numbers from 1 again")
     }
 
+    @Test("a reopen asked for the current connection closes it and plans a new one on the next node; one asked for an older connection does nothing")
+    func reopenOnRequest() {
+        var machine = Self.machine(endpoints: 3)
+        _ = machine.connected(now: Self.start)
+        _ = machine.publishRequested(1, generation: nil)
+        #expect(machine.reopenRequested(generation: 2, reason: "nacked", now: Self.start) == [], "not this connection's generation")
+        let actions = machine.reopenRequested(generation: 1, reason: "nacked", now: Self.start)
+        #expect(actions.first == .closeConnection)
+        #expect(actions.dropFirst().count == 1 && actions.dropFirst().allSatisfy(Self.unknown), "the publish in flight is outcome unknown")
+        guard case .down(let due?) = machine.link else { Issue.record("no reconnect planned"); return }
+        #expect(machine.tick(now: due) == [.open(endpointIndex: 1)])
+        #expect(machine.reopenRequested(generation: 1, reason: "nacked", now: due) == [], "a second request about the same connection while down")
+        _ = machine.connected(now: due)
+        #expect(machine.reopenRequested(generation: 1, reason: "nacked", now: due) == [], "nor once the new one is up")
+        #expect(machine.isConnected && machine.generation == 2)
+    }
+
     @Test("a batch: its delivery is acked once every message is confirmed, and it resumes after the ack is written")
     func batchAcked() {
         var machine = Self.consuming()

@@ -42,6 +42,7 @@ enum FaultCatalog {
         ("cluster-rolling-restart", clusterRollingRestart),
         ("cluster-retries-dead-letters", clusterRetriesAndDeadLetters),
         ("cluster-fleet", clusterFleet),
+        ("cluster-stale-leader", clusterStaleLeader),
     ]
 
     /// Whether a cluster runs (`APNS_FAULTS=cluster`, or `cluster-quick` for `make test`'s subset).

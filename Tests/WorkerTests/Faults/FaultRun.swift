@@ -129,12 +129,17 @@ struct FaultRun: Sendable {
         await producer.close()
     }
 
-    /// `scripts/rabbitmq-cluster.sh ARGUMENTS…` (kill, stop-node, restart a node).
-    func cluster(_ arguments: String...) async throws {
+    /// Runs `scripts/rabbitmq-cluster.sh ARGUMENTS…`.
+    static func clusterScript(_ arguments: [String]) async throws {
         let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq-cluster.sh")
-        let before = mock.recorder.snapshot.accepted
         let status = try await Subprocess.run(["/bin/bash", script.path] + arguments)
         guard status == 0 else { throw HarnessError("scripts/rabbitmq-cluster.sh \(arguments.joined(separator: " ")) exited with \(status)") }
+    }
+
+    /// `scripts/rabbitmq-cluster.sh ARGUMENTS…` (kill, stop-node, restart a node), noted in the row.
+    func cluster(_ arguments: String...) async throws {
+        let before = mock.recorder.snapshot.accepted
+        try await Self.clusterScript(arguments)
         note("\(arguments.joined(separator: " ")) at \(before)–\(mock.recorder.snapshot.accepted) accepted")
     }
 

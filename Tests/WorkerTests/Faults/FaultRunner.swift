@@ -15,6 +15,10 @@ import WorkerConfiguration
 /// stragglers (late duplicates), and the harness's queues are deleted.
 enum FaultRunner {
     static func run(_ scenario: FaultScenario) async throws -> FaultOutcome {
+        if scenario.cluster {
+            // A scenario that failed mid-fault may have left a node down: each starts on all three.
+            for node in ["1", "2", "3"] { try await FaultRun.clusterScript(["restart", node]) }
+        }
         let metricsPort = FaultRun.freePort()
         var harness = try await WorkerHarness.make(mockSetup: scenario.mock) { settings in
             settings.metrics.port = metricsPort

@@ -142,13 +142,18 @@ struct JobProcessorTests {
         #expect(broker.rejected.isEmpty, "the job kept its delivery through the nacks")
     }
 
-    @Test("a nack that outlasts every republish: the job goes back to the queue, not acked")
+    @Test("a nack that outlasts every republish: the job goes back to the queue on a new connection, not acked")
     func nackExhausted() async throws {
         let broker = FakeBroker { _ in .success(.nacked) }
-        try await Self.processor(broker: broker, sender: FakeSender()).process(Self.delivery(Self.job("j-nack-2"), tag: 6))
+        let processor = try Self.processor(broker: broker, sender: FakeSender())
+        await processor.process(Self.delivery(Self.job("j-nack-2"), tag: 6))
         #expect(broker.published.count == 4, "the first publish and three republishes")
         #expect(broker.acked.isEmpty)
-        #expect(broker.rejected.map(\.requeue) == [true])
+        #expect(broker.reopened == [1], "the channel that kept being nacked is replaced")
+        #expect(broker.rejected.isEmpty, "the broker requeues the delivery with its connection")
+        // A second job of the old connection, nacked the same way, asks for nothing more.
+        await processor.process(Self.delivery(Self.job("j-nack-3"), tag: 7))
+        #expect(broker.reopened == [1])
     }
 
     @Test("republishing waits longer each time, up to its maximum")

@@ -16,6 +16,7 @@ final class FakeBroker: JobBroker, Sendable {
         var published: [Published] = []
         var acked: [UInt64] = []
         var rejected: [(tag: UInt64, requeue: Bool)] = []
+        var reopened: [UInt64] = []
     }
 
     private let state = NIOLockedValueBox(State())
@@ -30,6 +31,8 @@ final class FakeBroker: JobBroker, Sendable {
     var published: [Published] { state.withLockedValue { $0.published } }
     var acked: [UInt64] { state.withLockedValue { $0.acked } }
     var rejected: [(tag: UInt64, requeue: Bool)] { state.withLockedValue { $0.rejected } }
+    /// The generations a reopen was asked for while they were current.
+    var reopened: [UInt64] { state.withLockedValue { $0.reopened } }
 
     /// A reconnect: deliveries of the old generation were requeued by the broker.
     func reconnect() {
@@ -67,6 +70,14 @@ final class FakeBroker: JobBroker, Sendable {
     func ack(_ delivery: AMQPDelivery) async {
         state.withLockedValue { state in
             if delivery.generation == state.generation { state.acked.append(delivery.deliveryTag) }
+        }
+    }
+
+    func reopen(ifGeneration generation: UInt64, because reason: String) async {
+        state.withLockedValue { state in
+            guard generation == state.generation else { return }
+            state.reopened.append(generation)
+            state.generation += 1
         }
     }
 

@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+
+/// What the cluster's metadata says of a queue, read and rewritten through `rabbitmqctl` on a node that
+/// is up. A RabbitMQ 3.10 channel takes a quorum queue's leader from this record when it first
+/// publishes to the queue; the record names the new leader only once that leader has written it.
+extension FaultRun {
+    /// `scripts/rabbitmq-cluster.sh ctl NODE ARGUMENTS…`; its standard output.
+    static func clusterControl(node: String, _ arguments: [String]) throws -> String {
+        let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq-cluster.sh")
+        let (status, output) = try CommandOutput.run("/bin/bash", [script.path, "ctl", node] + arguments)
+        guard status == 0 else { throw HarnessError("rabbitmqctl \(arguments.prefix(2).joined(separator: " ")) on node \(node) exited with \(status): \(output.suffix(500))") }
+        return output
+    }
+
+    /// The node the record of `queue` names as its leader, as node `node` sees it.
+    func recordedLeader(of queue: String, askingNode node: String) throws -> String? {
+        let listing = try Self.clusterControl(node: node, ["-q", "list_queues", "name", "leader"])
+        for row in listing.split(separator: "\n") {
+            let columns = row.split(separator: "\t").map(String.init)
+            if columns.count == 2, columns[0] == queue { return columns[1] }
+        }
+        return nil
+    }
+
+    /// Makes the record of `queue` name `leader` (a node name), as a new leader does when it takes
+    /// over; with a node that is down, the record a channel meets before that happens.
+    func setRecordedLeader(of queue: String, to leader: String, askingNode node: String) throws {
+        let expression = """
+            QN = rabbit_misc:r(<<"/">>, queue, <<"\(queue)">>), {ok, Q} = rabbit_amqqueue:lookup(QN), {Name, _} = amqqueue:get_pid(Q), \
+            rabbit_misc:execute_mnesia_transaction(fun () -> rabbit_amqqueue:update(QN, fun (Q1) -> amqqueue:set_pid(Q1, {Name, '\(leader)'}) end) end), ok.
+            """
+        _ = try Self.clusterControl(node: node, ["eval", expression])
+    }
+
+    /// Closes the broker connection named `name`, on whichever node it is, asking node `node`.
+    func forceCloseConnection(named name: String, askingNode node: String) throws {
+        let listing = try Self.clusterControl(node: node, ["-q", "list_connections", "pid", "client_properties"])
+        let pids = listing.split(separator: "\n").filter { $0.contains("\"\(name)\"") }.compactMap { $0.split(separator: "\t").first.map(String.init) }
+        guard let pid = pids.first else { throw HarnessError("no broker connection named \(name) in:\n\(listing)") }
+        _ = try Self.clusterControl(node: node, ["close_connection", pid, "forced by a test"])
+    }
+}
