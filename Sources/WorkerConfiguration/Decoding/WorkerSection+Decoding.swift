@@ -9,6 +9,7 @@ extension WorkerSection {
         section.declareTopology = reader.value("declare_topology", default: section.declareTopology, Parse.bool)
         section.maxAttempts = reader.value("max_attempts", default: section.maxAttempts, Parse.int(1...100))
         section.credentialBackoff = reader.value("credential_backoff", default: section.credentialBackoff, Parse.duration(.seconds(1)...(.seconds(86_400))))
+        section.credentialWatchInterval = reader.optional("credential_watch_interval", Parse.duration(.seconds(1)...(.seconds(3600))))
         reader.reportUnknownKeys()
         return section
     }

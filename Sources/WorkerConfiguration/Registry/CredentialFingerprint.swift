@@ -1,6 +1,5 @@
 import APNsClient
 import APNsCore
-import Foundation
 import TLS
 
 /// What tells a reloaded credential from the one already running: a SHA-256 over its settings and
@@ -8,18 +7,13 @@ import TLS
 /// counts as a change, and an untouched credential keeps its connections.
 enum CredentialFingerprint {
     static func of(_ settings: CredentialSettings, endpoint: APNsEndpoint?, connections: Int) -> [UInt8] {
-        var material = Array("\(settings)|\(endpoint.map { "\($0)" } ?? "-")|\(connections)".utf8)
-        for path in files(of: settings.kind) {
-            // An unreadable file cannot get here: loading it already failed. The path's bytes keep the
-            // digest honest either way.
-            material += Array(path.utf8) + [0]
-            material += (try? Data(contentsOf: URL(fileURLWithPath: path))).map(Array.init) ?? []
-            material += [0]
-        }
+        // An unreadable file cannot get here: loading it already failed. The path's bytes keep the
+        // digest honest either way.
+        let material = Array("\(settings)|\(endpoint.map { "\($0)" } ?? "-")|\(connections)".utf8) + WatchedFiles.material(of: files(of: settings.kind))
         return SHA256.hash(material)
     }
 
-    private static func files(of kind: CredentialKind) -> [String] {
+    static func files(of kind: CredentialKind) -> [String] {
         switch kind {
         case .token(_, _, let keyFile, _, _): [keyFile]
         case .pkcs12(let file, let passwordFile): [file] + (passwordFile.map { [$0] } ?? [])

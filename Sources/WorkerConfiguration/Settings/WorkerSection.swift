@@ -21,6 +21,9 @@ public struct WorkerSection: Sendable, Hashable {
     public var maxAttempts: Int = 5
     /// How long a credential that APNs refused (bad token, revoked certificate) is paused.
     public var credentialBackoff: Duration = .seconds(60)
+    /// How often the configuration file and every credential's files are checked for a change, which
+    /// then reloads the credentials as SIGHUP does; `nil` (the default) checks never.
+    public var credentialWatchInterval: Duration? = nil
 
     /// The documented defaults.
     public init() {}

@@ -26,6 +26,7 @@ import WorkerConfiguration
         #expect(settings.worker.declareTopology)
         #expect(settings.worker.maxAttempts == 5)
         #expect(settings.worker.credentialBackoff == .seconds(60))
+        #expect(settings.worker.credentialWatchInterval == nil)
 
         #expect(settings.amqp.urls == ["amqp://guest:guest@localhost:5672/"])
         #expect(settings.amqp.passwordFile == nil)

@@ -33,7 +33,7 @@ import WorkerConfiguration
     @Test func everyDurationFormWorksInTheFile() throws {
         let settings = try WorkerSettingsLoader.load(
             yaml: """
-                worker: {shutdown_timeout: 250ms, credential_backoff: 2m}
+                worker: {shutdown_timeout: 250ms, credential_backoff: 2m, credential_watch_interval: 30s}
                 amqp: {heartbeat: 30, connect_timeout: 1.5}
                 apns: {request_timeout: 1h, ping_interval: 0.5s}
                 """ + "\n" + Sample.credential,
@@ -41,6 +41,7 @@ import WorkerConfiguration
         )
         #expect(settings.worker.shutdownTimeout == .milliseconds(250))
         #expect(settings.worker.credentialBackoff == .seconds(120))
+        #expect(settings.worker.credentialWatchInterval == .seconds(30))
         #expect(settings.amqp.heartbeat == .seconds(30))
         #expect(settings.amqp.connectTimeout == .milliseconds(1500))
         #expect(settings.apns.requestTimeout == .seconds(3600))

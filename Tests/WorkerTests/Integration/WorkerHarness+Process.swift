@@ -40,6 +40,7 @@ extension WorkerHarness {
             "  max_attempts: \(settings.worker.maxAttempts)",
             "  shutdown_timeout: \(duration(settings.worker.shutdownTimeout))",
             "  credential_backoff: \(duration(settings.worker.credentialBackoff))",
+            "  credential_watch_interval: \(settings.worker.credentialWatchInterval.map(duration) ?? "null")",
             "amqp:",
             "  urls: [\(settings.amqp.urls.map(quoted).joined(separator: ", "))]",
             "  connection_name: \(settings.amqp.connectionName)",

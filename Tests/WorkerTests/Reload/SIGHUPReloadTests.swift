@@ -61,4 +61,50 @@ struct SIGHUPReloadTests {
         #expect(process.terminationStatus == 0)
         await harness.tearDown()
     }
+
+    @Test("with credential_watch_interval, a rewritten configuration reloads by itself; a key file broken in place is refused, and restored is taken again")
+    func watchedFiles() async throws {
+        let rotated = try CredentialMaterial.tokenKey()
+        let harness = try await WorkerHarness.make(mockSetup: { configuration in
+            if let key = try? ES256PublicKey(pemRepresentation: rotated.publicPEM) {
+                configuration.apns.signingKeys.append(MockSigningKey(keyID: "ROTATED001", teamID: "TEAMID0001", publicKey: key))
+            }
+        }) { settings in
+            settings.log.level = .notice
+            settings.worker.credentialWatchInterval = .seconds(1)
+        }
+        let configPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml").path
+        func occurrences(_ text: String) -> Int { harness.processLog.components(separatedBy: text).count - 1 }
+        func delivered(_ name: String) async throws -> Bool {
+            try await harness.publish((0..<100).map { JobFactory.alert(id: "\(name)-\($0)") })
+            return try await harness.results(count: 100).allSatisfy { $0.status == .delivered }
+        }
+
+        let process = try harness.launchWorker()
+        #expect(try await delivered("first"))
+
+        var settings = harness.settings
+        settings.credentials[0].kind = .token(teamID: "TEAMID0001", keyID: "ROTATED001", keyFile: rotated.keyFile, allowInsecureKeyPermissions: false, refreshAge: 3000)
+        try Data(WorkerHarness(mock: harness.mock, settings: settings, prefix: harness.prefix).yaml().utf8).write(to: URL(fileURLWithPath: configPath))
+        try await waitUntil(harness) { occurrences("credentials reloaded") == 1 }
+        #expect(harness.processLog.contains("a watched file changed"))
+        #expect(harness.processLog.contains("replaced=team-one"), "\(harness.processLog.suffix(1500))")
+        #expect(try await delivered("rotated"))
+
+        let key = try Data(contentsOf: URL(fileURLWithPath: rotated.keyFile))
+        try Data("not a key\n".utf8).write(to: URL(fileURLWithPath: rotated.keyFile))
+        try await waitUntil(harness) { harness.processLog.contains("configuration reload refused") }
+        #expect(try await delivered("broken"), "the key in force stayed")
+
+        try key.write(to: URL(fileURLWithPath: rotated.keyFile))
+        try await waitUntil(harness) { occurrences("credentials reloaded") == 2 }
+        #expect(try await delivered("restored"))
+        #expect(harness.mock.server.recorder.snapshot.rejectedByReason.isEmpty)
+        #expect(!harness.processLog.contains("BEGIN PRIVATE KEY"), "no key material in the log")
+
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        await harness.tearDown()
+    }
 }
