@@ -154,6 +154,19 @@ struct DeadLettersCommandTests {
         return try CommandOutput.run(binary, ["dead-letters"] + arguments + ["--config", config.path])
     }
 
+    /// `apns-worker dead-letters …` started and left running, its output discarded.
+    func launch(_ harness: WorkerHarness, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)cli.yaml")
+        try Data(harness.yaml().utf8).write(to: config)
+        process.arguments = ["dead-letters"] + arguments + ["--config", config.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     @Test("list prints the reasons with counts; --json one line per letter; replay --dry-run, then replay, then purge --yes")
     func operatorSession() async throws {
         let harness = try await WorkerHarness.make()
@@ -184,6 +197,42 @@ struct DeadLettersCommandTests {
         #expect(purge.output.contains("purged 5"), "\(purge.output)")
         #expect(try await harness.drain(harness.settings.topology.deadQueue, count: 1, idle: .seconds(1)).isEmpty)
         #expect(try await harness.drain(harness.settings.topology.jobsQueue, count: 5, idle: .seconds(3)).count == 5)
+        await client.close()
+        await harness.tearDown()
+    }
+
+    @Test("a replay cut short by SIGINT, then by kill -9, loses nothing: each letter is back in the jobs queue or still in apns.dead, in order")
+    func interruptedReplays() async throws {
+        let harness = try await WorkerHarness.make()
+        let client = try await DeadLetterSweepTests.seed(harness, count: 200)
+        let topology = harness.settings.topology
+        let replayed = try await QueueCollector.start(harness, queue: topology.jobsQueue, name: "\(harness.prefix)replayed")
+        var statuses: [Int32] = []
+        for signal in [SIGINT, SIGKILL] {
+            let before = replayed.count
+            // Odd letters only, 40 a second: the even ones are held unacknowledged while it runs.
+            let process = try launch(harness, ["replay", "--reason", "HTTP503", "--rate", "40"])
+            try await waitUntil { replayed.count >= before + 10 }
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            statuses.append(process.terminationStatus)
+        }
+        #expect(statuses == [130, SIGKILL], "SIGINT ends the pass with 130; kill -9 kills it")
+        await replayed.settle(idle: .seconds(1))
+        await replayed.stop()
+
+        let left = try await DeadLetterSweepTests.ids(in: topology.deadQueue, of: harness, count: 200).compactMap { $0 }
+        let back = replayed.messages.compactMap(\.properties.messageID)
+        let all = (0..<200).map { "dl-\($0)" }
+        #expect(Set(left).union(back) == Set(all), "lost: \(Set(all).subtracting(left).subtracting(back).sorted().prefix(5))")
+        let indices = left.compactMap { Int($0.dropFirst(3)) }
+        #expect(indices == indices.sorted(), "the letters left keep their order: \(indices.prefix(20))")
+        #expect(indices.filter { $0.isMultiple(of: 2) }.count == 100, "every letter not selected stays")
+        #expect(back.allSatisfy { Int($0.dropFirst(3)).map { !$0.isMultiple(of: 2) } ?? false }, "only selected letters went back")
+        // A copy confirmed whose removal died with the process is replayed again: at most one per interruption.
+        let twice = (back.count - Set(back).count) + Set(left).intersection(back).count
+        #expect(twice <= 2, "\(twice) letters replayed twice")
+        #expect(back.count >= 20)
         await client.close()
         await harness.tearDown()
     }
