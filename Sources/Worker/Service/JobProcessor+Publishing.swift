@@ -123,7 +123,12 @@ extension JobProcessor {
             // its record named then, and a channel that met a leader on a stopped node is nacked for as
             // long as that node stays down, though the queue elected a new leader long ago.
             metrics.nackExhausted.increment()
-            logger.error("the broker kept nacking a publication through every republish; the job goes back to the queue, and the connection is reopened", metadata: ["problems": "\(problems)"])
+            if let held = connectionLossLog.admit() {
+                logger.error(
+                    "the broker kept nacking a publication through every republish; the job goes back to the queue, and the connection is reopened",
+                    metadata: ["problems": "\(problems)", "similar-lines-held-back": "\(held)"]
+                )
+            }
             try? await Task.sleep(for: unroutableBackoff)
             await broker.reopen(ifGeneration: delivery.generation, because: "publications nacked through every republish")
             await broker.reject(delivery, requeue: true)
@@ -131,7 +136,12 @@ extension JobProcessor {
         }
         guard refused > 0 else {
             // The connection went away: the broker requeues the delivery by itself; this reject is a no-op.
-            logger.warning("the broker connection dropped before every publish was confirmed; the job will be redelivered", metadata: ["problems": "\(problems)"])
+            if let held = connectionLossLog.admit() {
+                logger.warning(
+                    "the broker connection dropped before every publish was confirmed; the job will be redelivered",
+                    metadata: ["problems": "\(problems)", "similar-lines-held-back": "\(held)"]
+                )
+            }
             await broker.reject(delivery, requeue: true)
             return
         }

@@ -47,6 +47,8 @@ public final class JobProcessor: Sendable {
     let nackRetry: NackRetry
     /// One nack line a second at most: a leader election nacks every job in flight at once.
     let nackLog = LogThrottle(every: .seconds(1))
+    /// A lost connection fails every job in flight at once: one line a second says so.
+    let connectionLossLog = LogThrottle(every: .seconds(1))
     /// Requests multicast jobs may have in flight, all of them together (see ``SendPermits``).
     let permits: SendPermits
     /// Lanes one multicast job may run at once, each a request in flight: a quarter of the permits,
