@@ -15,13 +15,11 @@ struct CredentialReloader: Service {
     let worker: WorkerService
     let logger: Logger
 
-    /// Why a reload runs.
-    private enum Trigger { case hangup, tick }
-
     func run() async throws {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
-        // One reload at a time, in one loop; a burst of triggers while one runs makes one more.
-        let (triggers, trigger) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(1))
+        // Unbounded: a tick must never take the place of a SIGHUP waiting behind a reload. Ticks come
+        // at most once a second, and a reload takes milliseconds, so nothing piles up.
+        let (triggers, trigger) = AsyncStream.makeStream(of: ReloadTrigger.self, bufferingPolicy: .unbounded)
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask {
@@ -38,33 +36,9 @@ struct CredentialReloader: Service {
         }
     }
 
-    /// Reloads for every SIGHUP, and for every tick that finds the watched files changed.
-    private func reload(on triggers: AsyncStream<Trigger>) async {
-        var watched = WatchedFiles(configuration: path, settings: running)
-        var seen = watched.digest()
-        for await trigger in triggers {
-            let now = watched.digest()
-            switch trigger {
-            case .hangup:
-                logger.notice("SIGHUP: reloading the credentials", metadata: ["config": "\(path ?? "(built-in defaults)")"])
-            case .tick:
-                guard now != seen else { continue }
-                logger.notice("a watched file changed: reloading the credentials", metadata: ["config": "\(path ?? "(built-in defaults)")"])
-            }
-            seen = now
-            guard let read = reload() else { continue }
-            let next = WatchedFiles(configuration: path, settings: read)
-            // New files to watch: their bytes as they are now are the baseline.
-            if next != watched {
-                watched = next
-                seen = next.digest()
-            }
-        }
-    }
-
     /// One reload. Returns the configuration read (even if its credentials were refused, so their
     /// files are watched from then on), or `nil` when the file itself could not be read.
-    private func reload() -> WorkerSettings? {
+    func reload() -> WorkerSettings? {
         let settings: WorkerSettings
         do {
             settings = try WorkerSettingsLoader.load(path: path, environment: ProcessInfo.processInfo.environment)

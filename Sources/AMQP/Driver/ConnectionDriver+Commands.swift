@@ -40,10 +40,11 @@ extension ConnectionDriver {
             run(state.cancelRequested())
             continuation.resume()
         case .reopen(let generation, let reason, let continuation):
-            if state.isConnected, state.generation == generation, let connection {
+            let actions = state.reopenRequested(generation: generation, reason: reason, now: clock.now)
+            if !actions.isEmpty, let connection {
                 logger.warning("AMQP connection reopened", metadata: ["endpoint": "\(connection.endpoint)", "reason": "\(reason)"])
             }
-            run(state.reopenRequested(generation: generation, reason: reason, now: clock.now))
+            run(actions)
             continuation.resume()
         case .close(let continuation):
             if let continuation { closeWaiters.append(continuation) }

@@ -123,14 +123,16 @@ extension JobProcessor {
             // its record named then, and a channel that met a leader on a stopped node is nacked for as
             // long as that node stays down, though the queue elected a new leader long ago.
             metrics.nackExhausted.increment()
-            if let held = connectionLossLog.admit() {
+            if let held = nackExhaustedLog.admit() {
                 logger.error(
-                    "the broker kept nacking a publication through every republish; the job goes back to the queue, and the connection is reopened",
+                    "the broker kept nacking a publication through every republish; the job goes back to the queue, by way of a new connection at most once a minute",
                     metadata: ["problems": "\(problems)", "similar-lines-held-back": "\(held)"]
                 )
             }
             try? await Task.sleep(for: unroutableBackoff)
-            await broker.reopen(ifGeneration: delivery.generation, because: "publications nacked through every republish")
+            if reopenThrottle.admit() != nil {
+                await broker.reopen(ifGeneration: delivery.generation, because: "publications nacked through every republish")
+            }
             await broker.reject(delivery, requeue: true)
             return
         }

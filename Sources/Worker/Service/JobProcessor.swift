@@ -46,9 +46,14 @@ public final class JobProcessor: Sendable {
     /// How nacked publications are published again before their job is given back.
     let nackRetry: NackRetry
     /// One nack line a second at most: a leader election nacks every job in flight at once.
-    let nackLog = LogThrottle(every: .seconds(1))
+    let nackLog = Throttle(every: .seconds(1))
     /// A lost connection fails every job in flight at once: one line a second says so.
-    let connectionLossLog = LogThrottle(every: .seconds(1))
+    let connectionLossLog = Throttle(every: .seconds(1))
+    /// Nacks outlasting every republish fail every job in flight at once: one line a second says so.
+    let nackExhaustedLog = Throttle(every: .seconds(1))
+    /// At most one reopened connection a minute: a queue that is really full nacks on any channel,
+    /// and reopening for it every few seconds would only churn the jobs in flight.
+    let reopenThrottle = Throttle(every: .seconds(60))
     /// Requests multicast jobs may have in flight, all of them together (see ``SendPermits``).
     let permits: SendPermits
     /// Lanes one multicast job may run at once, each a request in flight: a quarter of the permits,

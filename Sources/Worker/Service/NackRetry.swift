@@ -26,9 +26,9 @@ struct NackRetry: Sendable {
     }
 }
 
-/// Lets a message through at most once per `interval`, counting what it held back: during a leader
-/// election every job in flight is nacked at once, and one line a second says as much as hundreds.
-final class LogThrottle: Sendable {
+/// Lets something through at most once per `interval`, counting what it held back: during a leader
+/// election every job in flight is nacked at once, and one log line a second says as much as hundreds.
+final class Throttle: Sendable {
     private let interval: Duration
     private let state = NIOLockedValueBox((last: ContinuousClock.Instant?.none, held: 0))
 

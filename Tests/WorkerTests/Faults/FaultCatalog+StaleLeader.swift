@@ -15,7 +15,7 @@ extension FaultCatalog {
         var scenario = clusterScenario(
             "cluster-stale-leader",
             "8,000 jobs on a three-node cluster (APNs answering in 500 ms, so the load outlasts the node's stop). At 600 accepted pushes node 1, the worker's node and every queue's leader, stops, and stays down until every job is answered. "
-                + "Once the results queue has a new leader, its record is set back to node 1 and the worker's connection is closed, so the worker's next channel meets the record a channel meets before the new leader writes it; 2 s later the record is put right. "
+                + "Once the results queue has a new leader, its record is set back to node 1 and the worker's connection is closed, so the worker's next channel meets the record a channel meets before the new leader writes it; once that channel has been nacked, the record is put right. "
                 + "That channel is nacked for good: the worker must replace its connection when its republishes run out, and finish without node 1. "
                 + "Duplicate pushes stay within the prefetch window (200) that the replaced connection held.",
             jobs: FaultJob.alerts("stale", count: 8000), latency: 500, duplicates: 200
@@ -30,9 +30,13 @@ extension FaultCatalog {
                 return leader != nil && leader != "rabbit1@localhost"
             }
             try run.setRecordedLeader(of: results, to: "rabbit1@localhost", askingNode: "2")
+            let nacked = try run.metric("amqp_publish_nacked_total") ?? 0
             try run.forceCloseConnection(named: run.settings.amqp.connectionName, askingNode: "2")
             run.note("results record set to rabbit1 and the worker's connection closed at \(run.mock.recorder.snapshot.accepted) accepted")
-            try await Task.sleep(for: .seconds(2))
+            // Put right (as the new leader would) once the worker's new channel has met the stale record.
+            try await run.waitUntil("a nack on the worker's new connection", timeout: .seconds(30)) {
+                try (run.metric("amqp_publish_nacked_total") ?? 0) > nacked
+            }
             try run.setRecordedLeader(of: results, to: leader ?? "rabbit2@localhost", askingNode: "2")
             try await run.waitForAccepted(run.scenario.jobs.count)
             try await run.cluster("restart", "1")

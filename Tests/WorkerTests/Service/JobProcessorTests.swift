@@ -149,11 +149,12 @@ struct JobProcessorTests {
         await processor.process(Self.delivery(Self.job("j-nack-2"), tag: 6))
         #expect(broker.published.count == 4, "the first publish and three republishes")
         #expect(broker.acked.isEmpty)
-        #expect(broker.reopened == [1], "the channel that kept being nacked is replaced")
+        #expect(broker.reopenRequests == [1] && broker.reopened == [1], "the channel that kept being nacked is replaced")
         #expect(broker.rejected.isEmpty, "the broker requeues the delivery with its connection")
-        // A second job of the old connection, nacked the same way, asks for nothing more.
-        await processor.process(Self.delivery(Self.job("j-nack-3"), tag: 7))
-        #expect(broker.reopened == [1])
+        // A job of the new connection nacked the same way within the minute: no second reopen.
+        await processor.process(Self.delivery(Self.job("j-nack-3"), tag: 7, generation: 2))
+        #expect(broker.reopenRequests == [1], "at most one reopen a minute")
+        #expect(broker.rejected.map(\.requeue) == [true], "that job goes back to the queue on its own connection")
     }
 
     @Test("republishing waits longer each time, up to its maximum")
@@ -164,7 +165,7 @@ struct JobProcessorTests {
 
     @Test("the nack log line: one per interval, saying how many were held back")
     func nackLogThrottle() {
-        let throttle = LogThrottle(every: .seconds(1))
+        let throttle = Throttle(every: .seconds(1))
         let start = ContinuousClock.now
         #expect(throttle.admit(now: start) == 0)
         #expect(throttle.admit(now: start + .milliseconds(300)) == nil)

@@ -16,6 +16,7 @@ final class FakeBroker: JobBroker, Sendable {
         var published: [Published] = []
         var acked: [UInt64] = []
         var rejected: [(tag: UInt64, requeue: Bool)] = []
+        var reopenRequests: [UInt64] = []
         var reopened: [UInt64] = []
     }
 
@@ -31,6 +32,8 @@ final class FakeBroker: JobBroker, Sendable {
     var published: [Published] { state.withLockedValue { $0.published } }
     var acked: [UInt64] { state.withLockedValue { $0.acked } }
     var rejected: [(tag: UInt64, requeue: Bool)] { state.withLockedValue { $0.rejected } }
+    /// The generations a reopen was asked for, current or not.
+    var reopenRequests: [UInt64] { state.withLockedValue { $0.reopenRequests } }
     /// The generations a reopen was asked for while they were current.
     var reopened: [UInt64] { state.withLockedValue { $0.reopened } }
 
@@ -75,6 +78,7 @@ final class FakeBroker: JobBroker, Sendable {
 
     func reopen(ifGeneration generation: UInt64, because reason: String) async {
         state.withLockedValue { state in
+            state.reopenRequests.append(generation)
             guard generation == state.generation else { return }
             state.reopened.append(generation)
             state.generation += 1
