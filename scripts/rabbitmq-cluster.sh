@@ -108,7 +108,9 @@ start() {
 }
 
 stop() {
-  for n in "${nodes[@]}"; do with_node "$n" stop_node; done
+  # Node 1 stops last: a RabbitMQ node waits at boot for the cluster's last node to stop, and start
+  # boots node 1 first.
+  for n in 3 2 1; do with_node "$n" stop_node; done
   if [ -f "$state/epmd.pid" ]; then
     kill "$(cat "$state/epmd.pid")" 2>/dev/null || true
     rm -f "$state/epmd.pid"
