@@ -1,5 +1,7 @@
 import Foundation
+import MockAPNs
 import TestSupport
+import TLS
 
 /// Keys and certificates made during a test with the openssl command, as an operator makes new ones.
 enum CredentialMaterial {
@@ -10,6 +12,16 @@ enum CredentialMaterial {
         let publicFile = keyFile + ".pub.pem"
         try openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
         return (keyFile, try String(contentsOfFile: publicFile, encoding: .utf8))
+    }
+
+    /// A mock setup that also accepts provider tokens signed with `publicPEM` as key ROTATED001 of
+    /// TEAMID0001: the new key an operator rotates team-one to.
+    static func mockTrusting(_ publicPEM: String) -> (inout MockServerConfiguration) -> Void {
+        { configuration in
+            if let key = try? ES256PublicKey(pemRepresentation: publicPEM) {
+                configuration.apns.signingKeys.append(MockSigningKey(keyID: "ROTATED001", teamID: "TEAMID0001", publicKey: key))
+            }
+        }
     }
 
     /// A new client certificate for com.example.app from the test CA, as a PKCS#12 written over

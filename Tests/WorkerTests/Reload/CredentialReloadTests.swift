@@ -14,11 +14,7 @@ struct CredentialReloadTests {
     @Test("under load: a .p8 rotated to a new key id, a .p12 replaced, a credential added and one removed, a broken reload refused — every job delivered")
     func rotationUnderLoad() async throws {
         let rotated = try CredentialMaterial.tokenKey()
-        let harness = try await WorkerHarness.make(mockSetup: { configuration in
-            if let key = try? ES256PublicKey(pemRepresentation: rotated.publicPEM) {
-                configuration.apns.signingKeys.append(MockSigningKey(keyID: "ROTATED001", teamID: "TEAMID0001", publicKey: key))
-            }
-        }) { settings in
+        let harness = try await WorkerHarness.make(mockSetup: CredentialMaterial.mockTrusting(rotated.publicPEM)) { settings in
             settings.credentials.append(CredentialSettings(
                 name: "cert", kind: .pkcs12(file: (try? Fixtures.privateCopy(of: "tls/client.p12")) ?? "", passwordFile: try? TemporaryFile.write("test-only-password\n", mode: 0o600)),
                 environment: .development

@@ -13,11 +13,7 @@ struct SIGHUPReloadTests {
     func hangUp() async throws {
         let rotated = try CredentialMaterial.tokenKey()
         let metricsPort = FaultRun.freePort()
-        let harness = try await WorkerHarness.make(mockSetup: { configuration in
-            if let key = try? ES256PublicKey(pemRepresentation: rotated.publicPEM) {
-                configuration.apns.signingKeys.append(MockSigningKey(keyID: "ROTATED001", teamID: "TEAMID0001", publicKey: key))
-            }
-        }) { settings in
+        let harness = try await WorkerHarness.make(mockSetup: CredentialMaterial.mockTrusting(rotated.publicPEM)) { settings in
             settings.log.level = .notice
             settings.metrics.port = metricsPort
         }
@@ -65,11 +61,7 @@ struct SIGHUPReloadTests {
     @Test("with credential_watch_interval, a rewritten configuration reloads by itself; a key file broken in place is refused, and restored is taken again")
     func watchedFiles() async throws {
         let rotated = try CredentialMaterial.tokenKey()
-        let harness = try await WorkerHarness.make(mockSetup: { configuration in
-            if let key = try? ES256PublicKey(pemRepresentation: rotated.publicPEM) {
-                configuration.apns.signingKeys.append(MockSigningKey(keyID: "ROTATED001", teamID: "TEAMID0001", publicKey: key))
-            }
-        }) { settings in
+        let harness = try await WorkerHarness.make(mockSetup: CredentialMaterial.mockTrusting(rotated.publicPEM)) { settings in
             settings.log.level = .notice
             settings.worker.credentialWatchInterval = .seconds(1)
         }
