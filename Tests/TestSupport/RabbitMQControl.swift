@@ -2,12 +2,13 @@ import Foundation
 
 /// `rabbitmqctl` against the test broker (through `scripts/rabbitmq.sh ctl`), for tests that play operator.
 public enum RabbitMQControl {
-    /// Forces the broker to close the connection whose `connection_name` is `name`.
-    public static func forceClose(connectionNamed name: String) throws {
-        let listing = try run(["-q", "list_connections", "pid", "client_properties"])
+    /// Forces the broker to close the connection whose `connection_name` is `name`, through
+    /// `control` (rabbitmqctl's arguments in, its output back): the test broker's, or a cluster node's.
+    public static func forceClose(connectionNamed name: String, control: ([String]) throws -> String = RabbitMQControl.run) throws {
+        let listing = try control(["-q", "list_connections", "pid", "client_properties"])
         let pids = listing.split(separator: "\n").filter { $0.contains("\"\(name)\"") }.compactMap { $0.split(separator: "\t").first.map(String.init) }
         guard let pid = pids.first else { throw ControlError("no broker connection named \(name) in:\n\(listing)") }
-        _ = try run(["close_connection", pid, "forced by a test"])
+        _ = try control(["close_connection", pid, "forced by a test"])
     }
 
     /// Runs `scripts/rabbitmq.sh ctl ARGS…` and returns its standard output.

@@ -7,8 +7,7 @@ import TestSupport
 extension FaultRun {
     /// `scripts/rabbitmq-cluster.sh ctl NODE ARGUMENTS…`; its standard output.
     static func clusterControl(node: String, _ arguments: [String]) throws -> String {
-        let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq-cluster.sh")
-        let (status, output) = try CommandOutput.run("/bin/bash", [script.path, "ctl", node] + arguments)
+        let (status, output) = try CommandOutput.run("/bin/bash", [clusterScriptPath, "ctl", node] + arguments)
         guard status == 0 else { throw HarnessError("rabbitmqctl \(arguments.prefix(2).joined(separator: " ")) on node \(node) exited with \(status): \(output.suffix(500))") }
         return output
     }
@@ -35,9 +34,6 @@ extension FaultRun {
 
     /// Closes the broker connection named `name`, on whichever node it is, asking node `node`.
     func forceCloseConnection(named name: String, askingNode node: String) throws {
-        let listing = try Self.clusterControl(node: node, ["-q", "list_connections", "pid", "client_properties"])
-        let pids = listing.split(separator: "\n").filter { $0.contains("\"\(name)\"") }.compactMap { $0.split(separator: "\t").first.map(String.init) }
-        guard let pid = pids.first else { throw HarnessError("no broker connection named \(name) in:\n\(listing)") }
-        _ = try Self.clusterControl(node: node, ["close_connection", pid, "forced by a test"])
+        try RabbitMQControl.forceClose(connectionNamed: name) { try Self.clusterControl(node: node, $0) }
     }
 }

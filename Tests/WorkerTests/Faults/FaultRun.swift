@@ -129,10 +129,11 @@ struct FaultRun: Sendable {
         await producer.close()
     }
 
+    static let clusterScriptPath = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq-cluster.sh").path
+
     /// Runs `scripts/rabbitmq-cluster.sh ARGUMENTS…`.
     static func clusterScript(_ arguments: [String]) async throws {
-        let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq-cluster.sh")
-        let status = try await Subprocess.run(["/bin/bash", script.path] + arguments)
+        let status = try await Subprocess.run(["/bin/bash", clusterScriptPath] + arguments)
         guard status == 0 else { throw HarnessError("scripts/rabbitmq-cluster.sh \(arguments.joined(separator: " ")) exited with \(status)") }
     }
 
