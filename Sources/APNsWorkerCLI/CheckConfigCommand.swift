@@ -12,15 +12,14 @@ struct CheckConfigCommand: ParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() throws {
-        // One load and one check: the credentials (keys read, certificates opened) are loaded once.
-        let settings = try options.settings()
-        let check = ConfigurationCheck.check(settings)
-        guard check.problems.isEmpty else {
-            ConfigOptions.report(check.problems)
-            throw ExitCode(78)
-        }
+        // One pass: a refused value elsewhere does not stop the key and certificate files being opened.
+        let check = ConfigurationCheck.check(path: options.path, environment: ProcessInfo.processInfo.environment)
         for warning in check.warnings {
             FileHandle.standardError.write(Data("warning: \(warning.path): \(warning.message)\n".utf8))
+        }
+        guard let settings = check.settings, check.problems.isEmpty else {
+            ConfigOptions.report(check.problems)
+            throw ExitCode(78)
         }
         print("configuration OK: \(settings.credentials.count) credential(s): \(settings.credentials.map(\.name).joined(separator: ", "))")
     }

@@ -1,18 +1,31 @@
 public import Foundation
+import APNsCore
 import TLS
 
 /// `check-config`: everything the worker would refuse at start, found without connecting anywhere.
 public enum ConfigurationCheck {
-    /// Loads the configuration and its credentials and checks the other files it names (CA files, the
-    /// broker password file), returning every problem; empty means the worker would start.
+    /// What a check found: the settings when the file could be read as YAML (with placeholders where a
+    /// value was refused), every problem (the worker would not start), and warnings.
+    public struct Report: Sendable {
+        public let settings: WorkerSettings?
+        public var problems: [ConfigurationProblem]
+        public var warnings: [ConfigurationProblem]
+    }
+
+    /// Loads the configuration at `path` and checks every file it names (keys, certificates, CA files,
+    /// the broker password file), reporting every problem at once: a refused key elsewhere does not
+    /// hide a missing key file. Only the parts whose own values were refused are not opened.
+    public static func check(path: String?, environment: [String: String], now: Date = Date()) -> Report {
+        let (settings, problems) = WorkerSettingsLoader.read(path: path, environment: environment)
+        guard let settings else { return Report(settings: nil, problems: problems, warnings: []) }
+        var report = check(settings, refused: problems.map(\.path), now: now)
+        report.problems = problems + report.problems
+        return report
+    }
+
+    /// Every problem of the configuration at `path`; empty means the worker would start.
     public static func problems(path: String?, environment: [String: String]) -> [ConfigurationProblem] {
-        let settings: WorkerSettings
-        do {
-            settings = try WorkerSettingsLoader.load(path: path, environment: environment)
-        } catch {
-            return error.problems
-        }
-        return problems(settings)
+        check(path: path, environment: environment).problems
     }
 
     /// A certificate credential that expires within this window draws a warning (the alert rule in
@@ -27,35 +40,43 @@ public enum ConfigurationCheck {
     /// Problems (the worker would refuse to start, or APNs would refuse the credential: an expired
     /// certificate) and warnings (a certificate that expires within ``certificateWarningWindow``).
     public static func check(_ settings: WorkerSettings, now: Date = Date()) -> (problems: [ConfigurationProblem], warnings: [ConfigurationProblem]) {
-        var problems: [ConfigurationProblem] = []
-        var warnings: [ConfigurationProblem] = []
-        do {
-            let registry = try CredentialRegistry.load(settings)
-            for entry in registry.entries {
-                guard let notAfter = entry.certificateNotAfter else { continue }
-                let path = certificatePath(of: entry.settings, in: settings)
-                let day = ISO8601DateFormatter.string(from: notAfter, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-                if notAfter <= now {
-                    problems.append(ConfigurationProblem(path: path, message: "the certificate expired on \(day): APNs refuses it; renew it in Apple's developer portal"))
-                } else if notAfter.timeIntervalSince(now) < certificateWarningWindow {
-                    let days = Int(notAfter.timeIntervalSince(now) / 86_400)
-                    warnings.append(ConfigurationProblem(path: path, message: "the certificate expires on \(day), in \(days) day(s): renew it in Apple's developer portal"))
-                }
-            }
-        } catch {
-            problems += error.problems
+        let report = check(settings, refused: [], now: now)
+        return (report.problems, report.warnings)
+    }
+
+    /// The files `settings` names, except under the key paths in `refused` (values already reported,
+    /// standing in as placeholders).
+    private static func check(_ settings: WorkerSettings, refused: [String], now: Date) -> Report {
+        var report = Report(settings: settings, problems: [], warnings: [])
+        func isRefused(_ path: String) -> Bool {
+            refused.contains { $0 == path || $0.hasPrefix(path + ".") || $0.hasPrefix(path + "[") }
         }
-        if let caFile = settings.apns.caFile {
+        // Settings that loaded cleanly were not cross-checked against each other yet (tests build them).
+        if refused.isEmpty { report.problems += CredentialCrossCheck.problems(settings.credentials) }
+        for (index, credential) in settings.credentials.enumerated() {
+            let path = KeyPath.index("credentials", index)
+            guard !isRefused(path) else { continue }
+            do {
+                let loaded = try CredentialLoader.authentication(for: credential.kind, path: path, clock: SystemWallClock())
+                if let notAfter = loaded.certificateNotAfter {
+                    checkExpiry(notAfter, path: certificatePath(of: credential, at: path), now: now, into: &report)
+                }
+            } catch {
+                report.problems += error.problems
+            }
+        }
+        if let caFile = settings.apns.caFile, !isRefused("apns.ca_file") {
             do {
                 _ = try TLSContext(client: TLSClientConfiguration(trustsSystemStore: false, additionalTrustedCAFile: caFile))
             } catch {
-                problems.append(ConfigurationProblem(path: "apns.ca_file", message: (error as? TLSError)?.message ?? "\(error)"))
+                report.problems.append(ConfigurationProblem(path: "apns.ca_file", message: (error as? TLSError)?.message ?? "\(error)"))
             }
         }
+        guard !isRefused("amqp") else { return report }
         do {
             _ = try settings.amqp.clientOptions()
         } catch {
-            problems += error.problems
+            report.problems += error.problems
         }
         let brokerFiles = [
             ("amqp.tls.ca_file", settings.amqp.tls.caFile),
@@ -63,15 +84,23 @@ public enum ConfigurationCheck {
             ("amqp.tls.key_file", settings.amqp.tls.keyFile),
         ]
         for case let (path, file?) in brokerFiles where !FileManager.default.isReadableFile(atPath: file) {
-            problems.append(ConfigurationProblem(path: path, message: "cannot read \(file)"))
+            report.problems.append(ConfigurationProblem(path: path, message: "cannot read \(file)"))
         }
-        return (problems, warnings)
+        return report
+    }
+
+    private static func checkExpiry(_ notAfter: Date, path: String, now: Date, into report: inout Report) {
+        let day = ISO8601DateFormatter.string(from: notAfter, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        if notAfter <= now {
+            report.problems.append(ConfigurationProblem(path: path, message: "the certificate expired on \(day): APNs refuses it; renew it in Apple's developer portal"))
+        } else if notAfter.timeIntervalSince(now) < certificateWarningWindow {
+            let days = Int(notAfter.timeIntervalSince(now) / 86_400)
+            report.warnings.append(ConfigurationProblem(path: path, message: "the certificate expires on \(day), in \(days) day(s): renew it in Apple's developer portal"))
+        }
     }
 
     /// The key path of a certificate credential's certificate file, for messages.
-    private static func certificatePath(of credential: CredentialSettings, in settings: WorkerSettings) -> String {
-        let index = settings.credentials.firstIndex { $0.name == credential.name } ?? 0
-        let key = if case .pem = credential.kind { "certificate_file" } else { "p12_file" }
-        return KeyPath.child(KeyPath.index("credentials", index), key)
+    private static func certificatePath(of credential: CredentialSettings, at path: String) -> String {
+        KeyPath.child(path, { if case .pem = credential.kind { "certificate_file" } else { "p12_file" } }())
     }
 }
