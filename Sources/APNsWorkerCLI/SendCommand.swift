@@ -11,7 +11,7 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "send",
         abstract: "Send one notification and print APNs' answer as JSON.",
         discussion: """
-            Exit status: 0 accepted, 1 rejected by APNs, 2 not answered (the JSON says whether APNs may \
+            Exit status: 0 delivered (APNs accepted it), 1 rejected by APNs, 2 failed: not answered (the JSON says whether APNs may \
             have processed it), 64 bad arguments.
             Token auth: --key-file, --key-id, --team-id. Certificate auth: --p12 with the password in \
             --p12-password-file (or $APNS_P12_PASSWORD), or --certificate with --certificate-key.
@@ -31,7 +31,7 @@ struct SendCommand: AsyncParsableCommand {
             credential = try self.credential.credential()
             client = try target.client(label: "apns.send")
         } catch {
-            print(SendOutput.invalid("\(error)"))
+            print(SendOutput.invalid(error))
             throw ExitCode(64)
         }
         defer { client.shutdown() }

@@ -2,7 +2,9 @@ import APNsClient
 import APNsCore
 import ArgumentParser
 import Foundation
+import JSON
 import Logging
+import Worker
 import TLS
 
 /// Which credential `send` uses.
@@ -42,7 +44,8 @@ struct CredentialOptions: ParsableArguments {
 
 /// Where `send` connects.
 struct TargetOptions: ParsableArguments {
-    @Option(help: "production or development (sandbox).") var environment: String = "development"
+    /// The default matches `credentials[].environment`'s, so a key `send` proves is proven where the worker will use it.
+    @Option(help: "production or development (sandbox); as in the worker's configuration, production by default.") var environment: String = "production"
     @Option(name: .customLong("endpoint"), help: "host:port to use instead of Apple's (a mock server, a proxy).") var endpointOverride: String?
     @Option(help: "Extra CA certificates (PEM) to trust besides the system store.") var caFile: String?
     @Option(help: "Seconds to wait for the answer.") var timeout: Int64 = 10
@@ -101,6 +104,7 @@ struct NotificationOptions: ParsableArguments {
 
     func request() throws -> NotificationRequest {
         let body = try payloadFile.map { Array(try Data(contentsOf: URL(fileURLWithPath: $0))) } ?? Array(payload.utf8)
+        try Self.checkPayload(body, option: payloadFile == nil ? "--payload" : "--payload-file")
         return try NotificationRequest(
             deviceToken: DeviceToken(hex: deviceToken),
             topic: topic,
@@ -112,4 +116,25 @@ struct NotificationOptions: ParsableArguments {
             payload: body
         )
     }
+
+    /// A payload APNs would refuse as 400 `BadRequestPayload` is refused here, as the worker refuses a
+    /// job's: by the same strict reader, before any connection.
+    static func checkPayload(_ body: [UInt8], option: String) throws(SendInputError) {
+        let kind: JSONKind
+        do {
+            kind = try JSONReader.validate(body)
+        } catch {
+            throw SendInputError(reason: JobError.invalidJSON, detail: "\(option) is not JSON: \(error)")
+        }
+        guard kind == .object else {
+            throw SendInputError(reason: JobError.invalidField, detail: "\(option) must be a JSON object, not \(kind)")
+        }
+    }
+}
+
+/// Input `send` refuses before connecting, with the code a job with the same fault would fail with.
+struct SendInputError: Error, CustomStringConvertible {
+    let reason: String
+    let detail: String
+    var description: String { detail }
 }

@@ -1,6 +1,7 @@
 import APNsClient
 import APNsCore
 import Foundation
+import Worker
 
 /// The JSON `channels` prints: APNs' answer with the channel fields a script wants (bad arguments and
 /// unanswered requests print as `send`'s do).
@@ -9,7 +10,7 @@ enum ChannelOutput {
         var object: [String: Any] = ["bundle_id": request.bundleID]
         switch response {
         case .accepted(let acceptance):
-            object["status"] = "accepted"
+            object["status"] = JobStatus.delivered.rawValue
             object["http_status"] = acceptance.status
             object["apns_request_id"] = acceptance.requestID
             object["channel_id"] = acceptance.channelID
@@ -18,7 +19,7 @@ enum ChannelOutput {
                 object["channels"] = body["channels"]
             }
         case .rejected(let rejection):
-            object["status"] = "rejected"
+            object["status"] = JobStatus.rejected.rawValue
             object["http_status"] = rejection.status
             object["reason"] = rejection.reason.name
             object["apns_request_id"] = rejection.requestID

@@ -84,7 +84,7 @@ struct ChannelOptions: ParsableArguments {
             endpoint = try target.channelEndpoint()
             client = try target.client(label: "apns.channels")
         } catch {
-            print(SendOutput.invalid("\(error)"))
+            print(SendOutput.invalid(error))
             throw ExitCode(64)
         }
         defer { client.shutdown() }
