@@ -17,7 +17,7 @@ struct ResultSummary {
     /// Counts a dead letter by the code at the front of its `last-error` header ("PayloadTooLarge: …").
     mutating func addDeadLetter(lastError: String?) {
         count += 1
-        let code = lastError.map { String($0.prefix { $0 != ":" }) } ?? "(no last-error)"
+        let code = lastError.map(DeadLetter.code(of:)) ?? "(no last-error)"
         byOutcome["dead letter \(code)", default: 0] += 1
     }
 

@@ -25,6 +25,12 @@ public struct NotificationError: Error, Hashable, Sendable, CustomStringConverti
         public static let badChannelID = Code(name: "BadChannelId", reason: .badChannelID)
         /// A channel request's parameters are wrong (no bundle id, a storage policy APNs does not know).
         public static let badRequestParams = Code(name: "BadRequestParams", reason: .badRequestParams)
+
+        /// Every code above, for tools that check a code someone typed.
+        public static let all: [Code] = [
+            badDeviceToken, missingTopic, topicMismatch, invalidPushType, badPriority, badExpirationDate, badCollapseID, badMessageID,
+            payloadEmpty, payloadTooLarge, missingChannelID, badChannelID, badRequestParams,
+        ]
     }
 
     public let code: Code

@@ -27,6 +27,9 @@ extension APNsReason {
         (.topicMismatch, "TopicMismatch", 403),
     ]
 
+    /// The wire name of every reason this version knows.
+    public static var knownNames: [String] { table.map(\.name) }
+
     private static let byName: [String: APNsReason] = Dictionary(uniqueKeysWithValues: table.map { ($0.name, $0.reason) })
 
     /// Decodes the `reason` string of an APNs error body; unknown strings become ``unknown(_:)``.

@@ -35,6 +35,11 @@ public struct APNsSendError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let protocolError = Code(name: "ProtocolError")
         /// The request cannot be sent at all (a header value HTTP/2 cannot carry): retrying cannot help.
         public static let invalidRequest = Code(name: "InvalidRequest")
+
+        /// Every code above, for tools that check a code someone typed.
+        public static let all: [Code] = [
+            connectFailed, tlsFailed, overloaded, timedOut, connectionLost, streamReset, refused, signingFailed, shutdown, protocolError, invalidRequest,
+        ]
     }
 
     public let code: Code

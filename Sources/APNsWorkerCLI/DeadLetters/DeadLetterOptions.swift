@@ -8,7 +8,7 @@ import WorkerConfiguration
 /// The selection every `dead-letters` command shares, and the run itself.
 struct DeadLetterOptions: ParsableArguments {
     @OptionGroup var config: ConfigOptions
-    @Option(help: "Only letters with this reason (repeatable; case does not matter), e.g. BadDeviceToken, expired, delivery_limit.") var reason: [String] = []
+    @Option(help: "Only letters with this reason (repeatable; case does not matter): the code before the colon of last-error, e.g. ServiceUnavailable, BadDeviceToken, expired, delivery_limit.") var reason: [String] = []
     @Option(help: "Only jobs of this credential (repeatable).") var credential: [String] = []
     @Option(help: "Only jobs to this topic (repeatable).") var topic: [String] = []
     @Option(name: .customLong("job-id"), help: "Only the job with this id (repeatable).") var jobID: [String] = []
@@ -49,13 +49,19 @@ struct DeadLetterOptions: ParsableArguments {
         let sweep = DeadLetterSweep(queue: queue, jobsExchange: settings.topology.jobsExchange, jobsRoutingKey: settings.topology.jobsRoutingKey, plan: plan)
         let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: Logger(label: "apns.dead-letters"))
         try await amqp.connect()
+        for unknown in reason where !DeadLetterReason.isKnown(unknown) {
+            FileHandle.standardError.write(Data("warning: --reason \(unknown) is not a reason the worker or the broker writes; a letter's reason is the code before the colon of its last-error (ServiceUnavailable, BadDeviceToken, expired, delivery_limit…)\n".utf8))
+        }
         let interrupt = InterruptFlag()
+        // Every letter's reason, selected or not: an empty selection then says what there is.
+        var reasonsSeen: [String: Int] = [:]
         let progress = ProgressBar.onTerminal()
         var summary = DeadLetterSummary()
         let now = Date()
         let report: DeadLetterSweep.Report
         do {
             report = try await sweep.run(on: amqp, stop: { interrupt.isSet }) { letter, outcome, report in
+                reasonsSeen[letter.reason, default: 0] += 1
                 if outcome != .kept {
                     summary.add(letter, outcome)
                     if json { print(DeadLetterSummary.jsonLine(letter, outcome)) }
@@ -70,6 +76,10 @@ struct DeadLetterOptions: ParsableArguments {
         progress?.clear()
         await amqp.close()
         if !json { print(summary.table(now: now)) }
+        if summary.isEmpty, !reasonsSeen.isEmpty {
+            let present = reasonsSeen.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) (\($0.value))" }
+            FileHandle.standardError.write(Data("reasons of the letters in \(queue): \(present.joined(separator: ", "))\n".utf8))
+        }
         print(DeadLetterSummary.totalsLine(report, queue: queue, action: action))
         if report[.failed] > 0 { throw ExitCode(1) }
         if interrupt.isSet { throw ExitCode(130) }

@@ -15,6 +15,9 @@ struct DeadLetterSummary {
 
     private var groups: [String: Group] = [:]
 
+    /// Whether no letter was selected.
+    var isEmpty: Bool { groups.isEmpty }
+
     mutating func add(_ letter: DeadLetter, _ outcome: DeadLetterSweep.Outcome) {
         var group = groups[letter.reason, default: Group()]
         group.count += 1

@@ -27,7 +27,7 @@ extension JobProcessor {
             return .publish(completeChannel(.expired(lastError: "deadline passed before sending"), job: job, credential: name, attempts: job.previousAttempts, context: context))
         }
         if let until = gate.pausedUntil(name, at: now()) {
-            return .publish([postpone(delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: until.timeIntervalSince(now()), reason: "credential \(name) is paused")])
+            return .publish([postpone(delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: until.timeIntervalSince(now()), reason: Self.pausedReason(name), credential: name)])
         }
         let endpoint = job.request.isBroadcast
             ? broadcastEndpointSetting ?? endpointOverride ?? APNsEndpoint(environment: environment)
@@ -76,15 +76,15 @@ extension JobProcessor {
             result.apnsID = nil
             result.reason = code
             result.detail = detail
-            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(original, attempts: attempts, lastError: "\(code): \(detail)", at: now())]
+            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, attempts: attempts, credential: credential)]
         case .expired(let lastError):
             result.status = .expired
             result.detail = lastError
-            return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(original, attempts: attempts, lastError: "expired: \(lastError)", at: now())]
+            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, attempts: attempts, credential: credential)]
         case .retry(let tier, let delay, let lastError):
-            return [messages.retry(original, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError)]
+            return [messages.retry(original, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError, credential: credential)]
         case .credentialRefused(let lastError):
-            return [postpone(context.delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: credentialBackoff.seconds, reason: lastError)]
+            return [postpone(context.delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: credentialBackoff.seconds, reason: lastError, credential: credential)]
         }
         return [messages.result(result, replyTo: context.replyTo)]
     }
@@ -94,7 +94,7 @@ extension JobProcessor {
         var result = channelResult(job, status: .failed, attempts: job.previousAttempts, context: context)
         result.reason = code
         result.detail = detail
-        return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: job.previousAttempts, lastError: "\(code): \(detail)", at: now())]
+        return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: job.previousAttempts, lastError: "\(code): \(detail)", at: now(), credential: nil)]
     }
 
     private func channelResult(_ job: ChannelJob, status: JobStatus, attempts: Int, context: ResultContext) -> JobResult {

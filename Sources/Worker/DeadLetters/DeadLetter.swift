@@ -7,13 +7,14 @@ public import Foundation
 /// what it can (its id, the failure the worker recorded).
 public struct DeadLetter: Sendable {
     public let jobID: String?
-    /// The failure's code: `last-error` up to its first colon (`BadDeviceToken`, `expired`,
-    /// `invalid_json`…); for a message the broker dead-lettered itself (a job past its delivery limit),
-    /// the reason in its `x-death` header (`delivery_limit`); `unknown` when neither is there.
+    /// The failure's code: for a letter the worker wrote (it has `dead-lettered-at`), `last-error` up to
+    /// its first colon (`ServiceUnavailable`, `BadDeviceToken`, `expired`, `InvalidJSON`…); for a
+    /// message the broker dead-lettered itself (a job past its delivery limit, which may carry a retry's
+    /// `last-error`), the reason in its `x-death` header (`delivery_limit`); `unknown` when neither is there.
     public let reason: String
     /// The whole `last-error` text the worker wrote.
     public let lastError: String?
-    /// The job's `credential`, when it names one and decodes.
+    /// The credential the worker chose for the job (its `credential` header), else the one the job names.
     public let credential: String?
     public let topic: String?
     /// APNs attempts made before the job was given up (its `retry-attempt` header).
@@ -24,28 +25,38 @@ public struct DeadLetter: Sendable {
 
     public init(_ message: AMQPMessage) {
         let headers = message.properties.headers
-        if case .string(let error)? = headers[RetryHeaders.lastError] {
-            lastError = error
-            reason = String(error.prefix { $0 != ":" })
+        if case .string(let error)? = headers[RetryHeaders.lastError] { lastError = error } else { lastError = nil }
+        let brokerReason = Self.brokerDeath(headers).flatMap { death -> String? in
+            if case .string(let reason)? = death["reason"] { return reason }
+            return nil
+        }
+        if let lastError, headers[Self.deadLetteredAtHeader] != nil || brokerReason == nil {
+            reason = Self.code(of: lastError)
         } else {
-            lastError = nil
-            reason = Self.brokerDeath(headers).flatMap { death in
-                if case .string(let reason)? = death["reason"] { return reason }
-                return nil
-            } ?? "unknown"
+            reason = brokerReason ?? "unknown"
         }
         if case .int(let count)? = headers[RetryHeaders.attempts] { attempts = Int(clamping: max(0, count)) } else { attempts = 0 }
         deadLetteredAt = Self.time(headers)
         switch JobDecoder.decode(JobEnvelope(body: message.body, messageID: message.properties.messageID)) {
         case .success(let job):
             jobID = job.id
-            credential = job.credentialName
+            credential = Self.chosenCredential(headers) ?? job.credentialName
             topic = job.request.topic
         case .failure(let error):
             jobID = error.jobID ?? message.properties.messageID
-            credential = nil
+            credential = Self.chosenCredential(headers)
             topic = nil
         }
+    }
+
+    /// The code a `last-error` text starts with: everything before its first colon.
+    public static func code(of lastError: String) -> String {
+        String(lastError.prefix { $0 != ":" })
+    }
+
+    private static func chosenCredential(_ headers: [String: AMQPFieldValue]) -> String? {
+        if case .string(let name)? = headers[RetryHeaders.credential], !name.isEmpty { return name }
+        return nil
     }
 
     /// The header the worker writes on every dead letter: milliseconds since 1970.

@@ -34,23 +34,23 @@ extension JobProcessor {
         }
         let original = context.delivery.message
         if !tally.dead.isEmpty {
-            publications.append(messages.deadLetter(MulticastBody.message(original, holding: tally.dead), attempts: attempts, lastError: tally.deadError ?? "failed", at: completed))
+            publications.append(messages.deadLetter(MulticastBody.message(original, holding: tally.dead), attempts: attempts, lastError: tally.deadError ?? "failed", at: completed, credential: pending.credentialName))
         }
         if !tally.retrying.isEmpty {
-            let (tier, delay, lastError) = retrySchedule(tally)
+            let (tier, delay, lastError) = retrySchedule(tally, credential: pending.credentialName)
             // The copy counts an attempt only if APNs processed one of its tokens; a copy of tokens APNs
             // never processed (no stream, no connection) counts a deferral; tokens set aside (draining, a
             // paused or refused credential) count neither, as a single job's postponement does not.
             let retryAttempts = job.previousAttempts + (tally.retryProcessed ? 1 : 0)
             let deferrals = job.previousDeferrals + (tally.deferredAny && !tally.retryProcessed ? 1 : 0)
-            publications.append(messages.retry(MulticastBody.message(original, holding: tally.retrying), tier: tier, delay: delay, attempts: retryAttempts, deferrals: deferrals, lastError: lastError))
+            publications.append(messages.retry(MulticastBody.message(original, holding: tally.retrying), tier: tier, delay: delay, attempts: retryAttempts, deferrals: deferrals, lastError: lastError, credential: pending.credentialName))
         }
         return publications
     }
 
     /// Where the retry copy goes: the longest wait any of its tokens needs (a transient failure's tier,
     /// the credential's pause), or the first tier for tokens only set aside (draining).
-    private func retrySchedule(_ tally: MulticastTally) -> (tier: Int, delay: Duration, lastError: String) {
+    private func retrySchedule(_ tally: MulticastTally, credential: String) -> (tier: Int, delay: Duration, lastError: String) {
         var schedule = tally.retry
         func consider(retryAfter: Duration?, _ reason: String) {
             let (tier, delay) = policy.schedule(attempts: 1, retryAfter: retryAfter, jitter: 1)
@@ -58,13 +58,13 @@ extension JobProcessor {
         }
         if let refusal = tally.credentialRefusal { consider(retryAfter: credentialBackoff, refusal) }
         switch tally.setAside {
-        case .paused(let until): consider(retryAfter: .seconds(max(0, until.timeIntervalSince(now()))), "the credential is paused")
-        case .draining: if schedule == nil { consider(retryAfter: nil, "not sent: the worker was draining") }
+        case .paused(let until): consider(retryAfter: .seconds(max(0, until.timeIntervalSince(now()))), Self.pausedReason(credential))
+        case .draining: if schedule == nil { consider(retryAfter: nil, "Draining: not sent, the worker was draining") }
         case .deadline, nil: break
         }
         return schedule ?? {
             let (tier, delay) = policy.schedule(attempts: 1, retryAfter: nil, jitter: 1)
-            return (tier, delay, "not sent")
+            return (tier, delay, "NotSent: not sent in this pass")
         }()
     }
 }

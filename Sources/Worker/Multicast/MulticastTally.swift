@@ -67,11 +67,11 @@ struct MulticastTally {
             if let rejection { entry.apply(rejection) }
             entry.reason = code
             entry.detail = detail
-            markDead(token, because: "\(code): \(detail)")
+            markDead(token, because: verdict.lastError ?? code)
         case .expired(let lastError):
             entry.status = .expired
             entry.detail = lastError
-            markDead(token, because: "expired: \(lastError)")
+            markDead(token, because: verdict.lastError ?? lastError)
         case .retry(let tier, let delay, let lastError):
             retrying.append(token)
             counts.retrying += 1
@@ -110,7 +110,7 @@ struct MulticastTally {
         var entry = TokenOutcome(deviceToken: token.hexString, status: .expired)
         entry.apnsID = apnsID.value
         entry.detail = lastError
-        markDead(token, because: "expired: \(lastError)")
+        markDead(token, because: Verdict.expired(lastError: lastError).lastError ?? lastError)
         counts.count(.expired)
         outcomes.append(entry)
     }

@@ -50,12 +50,12 @@ public struct RetryPolicy: Sendable {
         case .success(.rejected(let rejection)):
             switch rejection.disposition {
             case .permanent: return .rejected(rejection)
-            case .credentialFailure: return .credentialRefused(lastError: "\(rejection.status) \(rejection.reason)")
+            case .credentialFailure: return .credentialRefused(lastError: "\(rejection.reason): \(rejection.status) \(rejection.reason)")
             case .retryLater, .recycleConnection, .retryAfterTokenRefresh: failure = TransientFailure(rejection)
             }
         case .failure(let error):
             switch error.disposition {
-            case .credentialFailure: return .credentialRefused(lastError: "\(error)")
+            case .credentialFailure: return .credentialRefused(lastError: "\(error.code.name): \(error)")
             case .permanent: return .failed(code: error.code.name, detail: error.message, rejection: nil)
             default: failure = TransientFailure(error)
             }
@@ -75,7 +75,7 @@ public struct RetryPolicy: Sendable {
         if let deadline, now.addingTimeInterval(delay.seconds) > deadline {
             return .expired(lastError: failure.description)
         }
-        return .retry(tier: tier, delay: delay, lastError: failure.description)
+        return .retry(tier: tier, delay: delay, lastError: "\(failure.code): \(failure.description)")
     }
 
     /// The tier for the attempt that failed (one tier further per attempt, the last one repeating),

@@ -15,4 +15,19 @@ public enum Verdict: Hashable, Sendable {
     /// The credential is refused by APNs (or cannot connect at all): pause it and put the job back
     /// without counting the attempt.
     case credentialRefused(lastError: String)
+
+    /// The `last-error` header a copy of the job carries for this verdict, always `<Code>: <detail>`:
+    /// the code before the colon is the reason `dead-letters --reason` selects by. `nil` for
+    /// delivered and rejected jobs, which leave no copy.
+    public var lastError: String? {
+        switch self {
+        case .delivered, .rejected: nil
+        case .failed(let code, let detail, _): "\(code): \(detail)"
+        case .expired(let lastError): "\(Self.expiredCode): \(lastError)"
+        case .retry(_, _, let lastError), .credentialRefused(let lastError): lastError
+        }
+    }
+
+    /// The code of an `expired` job's dead letter.
+    public static let expiredCode = "expired"
 }

@@ -56,7 +56,7 @@ extension JobProcessor {
             return .publish(complete(.expired(lastError: "deadline passed before sending"), job: job, credential: name, attempts: job.previousAttempts, context: context))
         }
         if let until = gate.pausedUntil(name, at: now()) {
-            return .publish([postpone(delivery, job: job, for: until.timeIntervalSince(now()), reason: "credential \(name) is paused")])
+            return .publish([postpone(delivery, job: job, for: until.timeIntervalSince(now()), reason: Self.pausedReason(name), credential: name)])
         }
         return .send(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint))
     }
@@ -81,7 +81,7 @@ extension JobProcessor {
         let verdict = policy.verdict(for: outcome, job: job, attempts: attempts, deferrals: deferrals, now: now())
         if case .credentialRefused(let lastError) = verdict {
             pauseRefused(name, lastError: lastError, jobID: job.id)
-            return [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError)]
+            return [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError, credential: name)]
         }
         return complete(verdict, job: job, credential: name, attempts: attempts, deferrals: deferrals, context: context)
     }

@@ -32,26 +32,30 @@ package struct OutgoingMessages {
     }
 
     /// The job again, to the retry tier that holds it for `delay` (shortened from the tier's TTL by jitter).
-    func retry(_ original: AMQPMessage, tier: Int, delay: Duration, attempts: Int, deferrals: Int = 0, lastError: String) -> Publication {
-        var message = annotated(original, RetryHeaders(attempts: attempts, deferrals: deferrals), lastError: lastError)
+    func retry(_ original: AMQPMessage, tier: Int, delay: Duration, attempts: Int, deferrals: Int = 0, lastError: String, credential: String?) -> Publication {
+        var message = annotated(original, RetryHeaders(attempts: attempts, deferrals: deferrals), lastError: lastError, credential: credential)
         message.properties.expiration = String(max(0, delay.milliseconds))
         let tierName = Topology.routingKey(forTier: topology.settings.retryTiers[tier])
         return Publication(exchange: topology.settings.retryExchange, routingKey: tierName, message: Self.carriable(message), kind: .retry(tier: tierName))
     }
 
     /// The job as it came, plus why and when it ended here, to the dead-letter exchange.
-    func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String, at time: Date) -> Publication {
-        var message = annotated(original, RetryHeaders(attempts: attempts), lastError: lastError)
+    func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String, at time: Date, credential: String?) -> Publication {
+        var message = annotated(original, RetryHeaders(attempts: attempts), lastError: lastError, credential: credential)
         message.properties.expiration = nil
         message.properties.headers[DeadLetter.deadLetteredAtHeader] = .int(Int64(time.timeIntervalSince1970 * 1000))
-        let reason = JobResult.routingWord(String(lastError.prefix { $0 != ":" }))
+        let reason = JobResult.routingWord(DeadLetter.code(of: lastError))
         return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: Self.carriable(message), kind: .deadLetter(reason: reason))
     }
 
-    private func annotated(_ original: AMQPMessage, _ retry: RetryHeaders, lastError: String) -> AMQPMessage {
+    /// The copy with its counts, why it is here, and the credential the worker chose for it (by name or
+    /// by topic): an operator selects dead letters by credential, and a job that names none has it
+    /// nowhere else.
+    private func annotated(_ original: AMQPMessage, _ retry: RetryHeaders, lastError: String, credential: String?) -> AMQPMessage {
         var message = original
         message.properties.persistent = true
         retry.write(into: &message.properties.headers, lastError: lastError)
+        if let credential { message.properties.headers[RetryHeaders.credential] = .string(credential) }
         return message
     }
 }

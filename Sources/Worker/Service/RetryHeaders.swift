@@ -11,8 +11,10 @@ struct RetryHeaders: Equatable {
     /// The last failure, at most ``lastErrorLimit`` characters.
     static let lastError = "last-error"
     static let lastErrorLimit = 500
+    /// The credential the worker chose for the job (named by the job or found by its topic).
+    static let credential = "credential"
     /// Every name above, which a copy keeps whatever else it must drop.
-    static let names: Set<String> = [attempts, deferrals, lastError]
+    static let names: Set<String> = [attempts, deferrals, lastError, credential]
 
     var attempts: Int
     var deferrals: Int

@@ -37,6 +37,35 @@ struct DeadLetterFilterTests {
         #expect(letter(error: nil).reason == "unknown")
     }
 
+    @Test("a retry copy the broker dead-lettered at its delivery limit is a delivery_limit letter, not its retry's error")
+    func brokerDeadLetteredRetryCopy() {
+        let death: AMQPFieldValue = .array([.table(["reason": .string("delivery_limit"), "time": .int(Int64(now.timeIntervalSince1970) - 60)])])
+        let read = letter(error: "ServiceUnavailable: 503 ServiceUnavailable", headers: ["x-death": death])
+        #expect(read.reason == "delivery_limit")
+        #expect(read.lastError == "ServiceUnavailable: 503 ServiceUnavailable", "the retry's error is still there to read")
+        // Once the worker dead-letters it (dead-lettered-at), its own last-error says why.
+        #expect(letter(error: "ServiceUnavailable: 3 attempts", deadLetteredSecondsAgo: 5, headers: ["x-death": death]).reason == "ServiceUnavailable")
+    }
+
+    @Test("the credential the worker chose (its header) counts, also when the job names none")
+    func chosenCredential() {
+        #expect(letter(error: "BadDeviceToken: x", headers: [RetryHeaders.credential: .string("team-shop")]).credential == "team-shop")
+        #expect(letter(error: "BadDeviceToken: x", credential: "team-two").credential == "team-two")
+        var filter = DeadLetterFilter()
+        filter.credentials = ["team-shop"]
+        #expect(filter.selects(letter(error: "BadDeviceToken: x", headers: [RetryHeaders.credential: .string("team-shop")]), now: now))
+    }
+
+    @Test("reasons an operator may type: the worker's and the broker's codes, HTTP<status>; not made-up ones")
+    func knownReasons() {
+        for reason in ["ServiceUnavailable", "baddevicetoken", "expired", "delivery_limit", "InvalidJSON", "TimedOut", "PayloadTooLarge", "HTTP500"] {
+            #expect(DeadLetterReason.isKnown(reason), "\(reason)")
+        }
+        for reason in ["HTTP50", "503", "service unavailable", "HTTP5033"] {
+            #expect(!DeadLetterReason.isKnown(reason), "\(reason)")
+        }
+    }
+
     @Test("a body that is not a job still gives its message id")
     func undecodable() {
         var properties = AMQPProperties()

@@ -9,7 +9,8 @@ import WorkerConfiguration
 /// Passes over a real dead-letter queue on the test broker.
 @Suite("Dead-letter sweeps")
 struct DeadLetterSweepTests {
-    /// Letters `dl-0…dl-(count-1)`: even ones BadDeviceToken of team-one, odd ones HTTP503 of team-two.
+    /// Letters `dl-0…dl-(count-1)`, with the headers the worker writes: even ones BadDeviceToken of
+    /// team-one (chosen by topic: the job names none), odd ones ServiceUnavailable of team-two (named).
     static func seed(_ harness: WorkerHarness, count: Int) async throws -> AMQPClient {
         let client = try await FaultRun.client(of: harness, name: "dead-letters")
         try await Topology(settings: harness.settings.topology).declare(on: client)
@@ -19,8 +20,9 @@ struct DeadLetterSweepTests {
             properties.messageID = "dl-\(index)"
             let even = index.isMultiple(of: 2)
             properties.headers = [
-                RetryHeaders.lastError: .string(even ? "BadDeviceToken: no such device" : "HTTP503: service unavailable"),
+                RetryHeaders.lastError: .string(even ? "BadDeviceToken: no such device" : "ServiceUnavailable: 3 attempts; last: 503 ServiceUnavailable"),
                 RetryHeaders.attempts: .int(even ? 1 : 3),
+                RetryHeaders.credential: .string(even ? "team-one" : "team-two"),
                 DeadLetter.deadLetteredAtHeader: .int(Int64(Date().timeIntervalSince1970 * 1000)),
             ]
             let body = JobFactory.alert(id: "dl-\(index)", extra: even ? "" : #","credential":"team-two""#)
@@ -192,19 +194,21 @@ struct DeadLettersCommandTests {
         #expect(list.status == 0)
         let rows = list.output.split(separator: "\n")
         #expect(rows.first?.hasPrefix("reason") == true)
-        #expect(rows.contains { $0.hasPrefix("BadDeviceToken") && $0.contains(" 5 ") && $0.contains("team-two") == false })
-        #expect(rows.contains { $0.hasPrefix("HTTP503") && $0.contains(" 5 ") && $0.contains("team-two") })
+        #expect(rows.contains { $0.hasPrefix("BadDeviceToken") && $0.contains(" 5 ") && $0.contains("team-one") && $0.contains("team-two") == false })
+        #expect(rows.contains { $0.hasPrefix("ServiceUnavailable") && $0.contains(" 5 ") && $0.contains("team-two") })
         #expect(rows.last?.contains("looked at 10 of 10 ready; listed 10") == true, "\(list.output)")
 
-        let json = try run(harness, ["list", "--json", "--reason", "HTTP503"])
+        let json = try run(harness, ["list", "--json", "--reason", "ServiceUnavailable"])
         let lines = json.output.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(lines.count == 5)
         #expect(lines.first?.contains(#""id":"dl-1""#) == true)
         #expect(lines.first?.contains(#""outcome":"listed""#) == true)
 
-        let dry = try run(harness, ["replay", "--reason", "HTTP503", "--dry-run"])
+        let byCredential = try run(harness, ["list", "--credential", "team-one"])
+        #expect(byCredential.output.contains("listed 5"), "a credential chosen by topic selects too: \(byCredential.output)")
+        let dry = try run(harness, ["replay", "--reason", "ServiceUnavailable", "--dry-run"])
         #expect(dry.output.contains("would-replay 5"), "\(dry.output)")
-        let replay = try run(harness, ["replay", "--reason", "HTTP503", "--rate", "100"])
+        let replay = try run(harness, ["replay", "--reason", "ServiceUnavailable", "--rate", "100"])
         #expect(replay.status == 0)
         #expect(replay.output.contains("replayed 5; kept 5"), "\(replay.output)")
 
@@ -229,7 +233,7 @@ struct DeadLettersCommandTests {
         for signal in [SIGINT, SIGKILL] {
             let before = replayed.count
             // Odd letters only, 40 a second: the even ones are held unacknowledged while it runs.
-            let process = try launch(harness, ["replay", "--reason", "HTTP503", "--rate", "40"], log: log)
+            let process = try launch(harness, ["replay", "--reason", "ServiceUnavailable", "--rate", "40"], log: log)
             try await waitUntil { replayed.count >= before + 10 }
             kill(process.processIdentifier, signal)
             statuses.append(try await exitStatus(of: process))

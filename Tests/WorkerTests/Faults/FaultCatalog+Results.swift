@@ -50,7 +50,7 @@ extension FaultCatalog {
             await client.close()
         }
         scenario.action = { run in
-            let limited = { run.deadLetters.messages.filter { $0.properties.headers["last-error"] == nil } }
+            let limited = { run.deadLetters.messages.filter { !FaultOutcome.isWorkerDeadLetter($0) } }
             try await run.waitUntil("every job dead-lettered by the delivery limit", timeout: .seconds(90)) { limited().count >= jobs }
             let unroutable = try run.metric("amqp_unroutable_total") ?? 0
             let requeued = try run.metric("apns_jobs_requeued_total") ?? 0

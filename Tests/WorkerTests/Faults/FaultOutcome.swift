@@ -40,8 +40,14 @@ struct FaultOutcome: Sendable {
 
     var audit: FaultAudit { FaultAudit(self) }
 
-    /// Dead letters the worker published (they carry `last-error`).
-    var workerDeadLetters: [AMQPMessage] { deadLetters.filter { $0.properties.headers["last-error"] != nil } }
-    /// Dead letters the broker made itself, at the jobs queue's delivery limit (they carry `x-death`).
-    var brokerDeadLetters: [AMQPMessage] { deadLetters.filter { $0.properties.headers["last-error"] == nil } }
+    /// Dead letters the worker published (they carry `dead-lettered-at`).
+    var workerDeadLetters: [AMQPMessage] { deadLetters.filter(FaultOutcome.isWorkerDeadLetter) }
+    /// Dead letters the broker made itself, at the jobs queue's delivery limit (they carry `x-death`,
+    /// and a retry copy's `last-error` if they were one).
+    var brokerDeadLetters: [AMQPMessage] { deadLetters.filter { !FaultOutcome.isWorkerDeadLetter($0) } }
+
+    /// The worker writes `dead-lettered-at` on every dead letter it publishes, and nothing else does.
+    static func isWorkerDeadLetter(_ message: AMQPMessage) -> Bool {
+        message.properties.headers[DeadLetter.deadLetteredAtHeader] != nil
+    }
 }

@@ -119,7 +119,7 @@ enum FaultRunner {
             }
             if messages.count > decoded { lastProgress = .now }
             decoded = messages.count
-            let deadLetters = run.deadLetters.messages.filter { $0.properties.headers["last-error"] != nil }.count
+            let deadLetters = run.deadLetters.messages.filter(FaultOutcome.isWorkerDeadLetter).count
             if expected.isSubset(of: seen), deadLetters >= run.scenario.expectedDeadLetters { return }
             let missing = expected.subtracting(seen)
             if ContinuousClock.now > deadline || ContinuousClock.now - lastProgress > .seconds(45) {

@@ -91,6 +91,12 @@ struct WorkerFlowTests {
         #expect(dead.count == 1)
         #expect(dead.first?.properties.headers["retry-attempt"] == .int(3))
         #expect(dead.first.map { "\($0.properties.headers["last-error"] ?? .string(""))".contains("503") } == true)
+        // What `dead-letters --reason` and `--credential` select by: the APNs reason, and the credential
+        // the worker chose by topic (the job names none).
+        let letter = try #require(dead.first.map(DeadLetter.init))
+        #expect(letter.reason == "ServiceUnavailable", "\(letter.lastError ?? "")")
+        #expect(DeadLetterReason.isKnown(letter.reason))
+        #expect(letter.credential == harness.settings.credentials.first?.name)
         #expect(harness.mock.server.recorder.snapshot.rejectedByReason["ServiceUnavailable"] == 3)
         await harness.tearDown()
     }

@@ -1,0 +1,28 @@
+import APNsCore
+
+/// The codes a dead letter's reason can be, so a `--reason` an operator types can be told apart from
+/// one no letter will ever have (`HTTP503` where the worker writes `ServiceUnavailable`).
+public enum DeadLetterReason {
+    /// Reasons the broker gives in `x-death` for messages it dead-letters itself.
+    public static let brokerReasons = ["delivery_limit", "rejected", "expired", "maxlen"]
+
+    /// Every code the worker writes before the colon of `last-error` on a dead letter: APNs' reasons,
+    /// the client's failure codes, the codes of jobs that cannot be sent, and `expired`.
+    public static let workerReasons: Set<String> = {
+        var codes = Set(APNsReason.knownNames)
+        codes.formUnion(APNsSendError.Code.all.map(\.name))
+        codes.formUnion(NotificationError.Code.all.map(\.name))
+        codes.formUnion([JobError.invalidJSON, JobError.jobTooLarge, JobError.missingField, JobError.invalidField, JobError.unknownCredential])
+        codes.insert(Verdict.expiredCode)
+        return codes
+    }()
+
+    /// Whether a letter can have `reason` (case does not matter, as in ``DeadLetterFilter``). An APNs
+    /// answer with no reason is coded by its status, `HTTP500`; a reason APNs adds later is not known
+    /// here, so callers warn rather than refuse.
+    public static func isKnown(_ reason: String) -> Bool {
+        let lowered = reason.lowercased()
+        if workerReasons.contains(where: { $0.lowercased() == lowered }) || brokerReasons.contains(lowered) { return true }
+        return lowered.hasPrefix("http") && lowered.count == 7 && lowered.dropFirst(4).allSatisfy(\.isNumber)
+    }
+}
