@@ -16,7 +16,9 @@ struct DeclareCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try options.settings()
         if printDefinitions {
-            FileHandle.standardOutput.write(Data(Topology(settings: settings.topology).definitions()))
+            // The vhost of amqp.urls: a definitions file names it on every object it creates.
+            let virtualHost = try settings.amqp.clientOptions().endpoints.first?.virtualHost ?? "/"
+            FileHandle.standardOutput.write(Data(Topology(settings: settings.topology).definitions(virtualHost: virtualHost)))
             return
         }
         WorkerLogging.bootstrap(settings.log)

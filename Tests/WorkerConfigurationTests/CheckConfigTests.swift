@@ -66,4 +66,16 @@ import WorkerConfiguration
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(report.settings?.credentials.map(\.name) == ["team-shop"])
     }
+
+    @Test func urlsNamingTwoVhostsAreAProblem() throws {
+        let file = try TemporaryFile.write("""
+            amqp:
+              urls: ["amqp://a:5672/team-a", "amqp://b:5672/team-b"]
+
+            """, mode: 0o600)
+        let report = ConfigurationCheck.check(path: file, environment: [:])
+        let vhosts = report.problems.filter { $0.path.hasPrefix("amqp") }
+        #expect(vhosts.map(\.path) == ["amqp.urls[1]"], "\(report.problems)")
+        #expect(vhosts.first?.message.contains("team-a") == true)
+    }
 }

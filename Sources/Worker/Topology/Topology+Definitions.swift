@@ -3,7 +3,8 @@ import Foundation
 
 extension Topology {
     /// The topology as a RabbitMQ definitions document (`rabbitmqctl import_definitions`, or the
-    /// management UI's import), for operators who provision brokers ahead of the workers.
+    /// management UI's import), for operators who provision brokers ahead of the workers. Every object
+    /// names `virtualHost`: an import puts it there, whatever vhost the importing connection uses.
     public func definitions(virtualHost: String = "/") -> [UInt8] {
         let document: [String: Any] = [
             "exchanges": exchanges.map { exchange in

@@ -23,6 +23,15 @@ extension AMQPSection {
                 problems.append(ConfigurationProblem(path: KeyPath.index("amqp.urls", index), message: error.message))
             }
         }
+        // The worker declares and consumes one topology: nodes of one cluster, one vhost.
+        if let first = endpoints.first {
+            for (index, endpoint) in endpoints.enumerated() where endpoint.virtualHost != first.virtualHost {
+                problems.append(ConfigurationProblem(
+                    path: KeyPath.index("amqp.urls", index),
+                    message: "names vhost \"\(endpoint.virtualHost)\" but amqp.urls[0] names \"\(first.virtualHost)\": every URL must name the vhost the worker's topology lives in"
+                ))
+            }
+        }
         guard problems.isEmpty else { throw ConfigurationProblems(problems) }
         var options = AMQPClientOptions(endpoints: endpoints)
         options.passwordFile = passwordFile

@@ -53,17 +53,25 @@ struct TopologyTests {
         await harness.tearDown()
     }
 
-    @Test("the definitions import into RabbitMQ, and the worker's own declarations then match them exactly")
+    @Test("`declare --print-definitions` names the vhost of amqp.urls; the file imports there, and the worker's own declarations then match it exactly")
     func importIntoBroker() async throws {
         let vhost = "defs-\(UUID().uuidString.prefix(8).lowercased())"
         _ = try RabbitMQControl.run(["add_vhost", vhost])
         defer { _ = try? RabbitMQControl.run(["delete_vhost", vhost]) }
         _ = try RabbitMQControl.run(["set_permissions", "-p", vhost, "guest", ".*", ".*", ".*"])
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(vhost).json")
-        try Data(topology.definitions(virtualHost: vhost)).write(to: file)
-        _ = try RabbitMQControl.run(["import_definitions", file.path])
         var settings = AMQPSection()
         settings.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"]
+        // As an operator makes the file: the command, its configuration naming the vhost in the URL.
+        let config = try TemporaryFile.write("amqp:\n  urls: [\"\(settings.urls[0])\"]\n", mode: 0o600)
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
+        let printed = try CommandOutput.run(binary, ["declare", "--print-definitions", "--config", config])
+        #expect(printed.status == 0)
+        #expect(printed.output.contains("\"vhost\" : \"\(vhost)\"") && !printed.output.contains("\"vhost\" : \"/\""), "\(printed.output.prefix(400))")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(vhost).json")
+        try Data(printed.output.utf8).write(to: file)
+        _ = try RabbitMQControl.run(["import_definitions", file.path])
+        let queues = try RabbitMQControl.run(["-q", "list_queues", "-p", vhost, "name"])
+        #expect(queues.contains("apns.jobs"), "imported into \(vhost): \(queues)")
         let client = AMQPClient(options: try settings.clientOptions(), logger: WorkerHarness.quietLogger("definitions"))
         try await client.connect()
         // Any difference in a queue's arguments would make this a 406 PRECONDITION_FAILED.
