@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AMQPTests", dependencies: ["AMQP", "APNsCore", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")], swiftSettings: swiftSettings),
-        .testTarget(name: "WorkerConfigurationTests", dependencies: ["WorkerConfiguration", "AMQP", "APNsClient", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "WorkerConfigurationTests", dependencies: ["WorkerConfiguration", "Worker", "AMQP", "APNsClient", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WorkerTests",
             dependencies: [

@@ -81,7 +81,7 @@ final class OperationsHandler: ChannelInboundHandler {
         switch path {
         case "/metrics":
             onScrape()
-            return (.ok, "text/plain; version=0.0.4", registry.emitToBuffer())
+            return (.ok, "text/plain; version=0.0.4", MetricCatalog.withHelp(registry.emitToBuffer()))
         case "/health/live":
             return (.ok, "application/json", Array(#"{"live":true}"#.utf8))
         case "/health/ready":

@@ -1,3 +1,4 @@
+import APNsClient
 import CoreMetrics
 import NIOConcurrencyHelpers
 
@@ -6,7 +7,7 @@ import NIOConcurrencyHelpers
 /// Every job counts its result here. Asking swift-metrics for `Counter(label:dimensions:)` each time
 /// returns the same series, but only after the backend's lock, label checks and lookups (about 1 % of
 /// a job's CPU); this dictionary is one short lock. It holds no more entries than the backend already
-/// holds series: one per status and reason, tier, or dead-letter reason.
+/// holds series: one per status, reason and credential, tier, or dead-letter reason.
 final class PublicationCounters: Sendable {
     private let counters = NIOLockedValueBox<[Publication.Kind: Counter]>([:])
 
@@ -23,12 +24,12 @@ final class PublicationCounters: Sendable {
 
     private static func make(_ kind: Publication.Kind) -> Counter {
         switch kind {
-        case .result(let status, let reason):
-            Counter(label: "apns_results_total", dimensions: [("status", status), ("reason", reason ?? "")])
+        case .result(let status, let reason, let credential):
+            Counter(label: WorkerMetrics.resultsMetric.name, dimensions: [("status", status), ("reason", reason ?? ""), ("credential", credential ?? "")])
         case .retry(let tier):
-            Counter(label: "apns_jobs_retried_total", dimensions: [("tier", tier)])
+            Counter(label: WorkerMetrics.retriedMetric.name, dimensions: [("tier", tier)])
         case .deadLetter(let reason):
-            Counter(label: "apns_jobs_dead_lettered_total", dimensions: [("reason", reason)])
+            Counter(label: WorkerMetrics.deadLetteredMetric.name, dimensions: [("reason", reason)])
         }
     }
 }

@@ -21,7 +21,7 @@ package struct OutgoingMessages {
         properties.timestamp = Int64(result.completedAt.timeIntervalSince1970)
         let message = AMQPMessage(body: result.encoded(), properties: properties)
         // A metric label: a server's reason is made a short word, as in the routing key.
-        let kind = Publication.Kind.result(status: result.status.rawValue, reason: result.reason.map(JobResult.routingWord))
+        let kind = Publication.Kind.result(status: result.status.rawValue, reason: result.reason.map(JobResult.routingWord), credential: result.credential)
         let results = Publication.Route(exchange: topology.settings.resultsExchange, routingKey: result.routingKey)
         // A reply_to that cannot be a routing key (bad UTF-8 grown past 255 bytes once decoded) is
         // treated as absent: the result goes to the results exchange rather than nowhere.

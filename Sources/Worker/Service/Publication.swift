@@ -4,7 +4,8 @@ public import AMQP
 public struct Publication: Sendable {
     /// What the message is, for metrics.
     public enum Kind: Sendable, Hashable {
-        case result(status: String, reason: String?)
+        /// `credential` is the one the worker chose (nil for a job that never had one: malformed, unknown).
+        case result(status: String, reason: String?, credential: String?)
         case retry(tier: String)
         /// `reason` is the failure code at the front of the `last-error` header.
         case deadLetter(reason: String)

@@ -19,7 +19,7 @@ extension WorkerService {
             return next
         }
         for name in changes.replaced { gate.resume(name) }
-        recordCertificates(of: registry.entries.filter { !changes.unchanged.contains($0.settings.name) })
+        recordCredentials(registry.entries.filter { !changes.unchanged.contains($0.settings.name) })
         for entry in retired {
             Task { [apns] in await apns.retire(credential: entry.settings.name, revision: entry.credential.revision) }
         }

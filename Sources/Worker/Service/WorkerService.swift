@@ -44,12 +44,15 @@ public final class WorkerService: Service {
             broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger, metrics: metrics,
             onMissingExchange: onMissingExchange
         )
-        recordCertificates(of: credentials.entries)
+        metrics.configurationLoaded()
+        recordCredentials(credentials.entries)
     }
 
-    /// Sets each certificate credential's expiry gauge, and warns of those expiring within the window.
-    func recordCertificates(of entries: [CredentialRegistry.Entry]) {
+    /// Starts each new credential's series (a paused gauge at 0, so an alert sees it before its first
+    /// pause) and sets each certificate credential's expiry gauge, warning of those expiring soon.
+    func recordCredentials(_ entries: [CredentialRegistry.Entry]) {
         for entry in entries {
+            metrics.credential(entry.settings.name, paused: false)
             guard let notAfter = entry.certificateNotAfter else { continue }
             metrics.credential(entry.settings.name, certificateNotAfter: notAfter)
             let days = notAfter.timeIntervalSinceNow / 86_400

@@ -1,20 +1,16 @@
+import APNsClient
 import Foundation
 import Testing
+import Worker
 
 extension DeploymentFilesTests {
     /// `deploy/grafana/apns-worker.json`: the dashboard over the worker's Prometheus metrics.
     @Suite struct Grafana {
         static let file = "deploy/grafana/apns-worker.json"
 
-        /// Every metric the worker exports, as Prometheus names them (histograms by their buckets).
-        static let metrics = [
-            "apns_jobs_received_total", "apns_jobs_acked_total", "apns_jobs_requeued_total", "apns_jobs_retried_total",
-            "apns_jobs_dead_lettered_total", "apns_results_total", "apns_request_duration_seconds_bucket",
-            "apns_connection_streams_in_use", "apns_connection_stream_limit", "apns_goaways_total", "apns_reconnects_total",
-            "apns_ping_rtt_seconds", "apns_token_age_seconds", "apns_token_refreshes_total",
-            "amqp_publish_confirm_duration_seconds_bucket", "apns_jobs_in_flight", "apns_prefetch", "apns_credential_paused",
-            "amqp_unroutable_total",
-        ]
+        /// Every metric the worker exports, from the catalog its code creates them from, as Prometheus
+        /// names them (histograms by their buckets).
+        static let metrics = MetricCatalog.all.map { $0.kind == .histogram ? $0.name + "_bucket" : $0.name }
 
         /// Every panel, rows' nested panels included.
         static func panels(_ dashboard: StructuredValue) -> [StructuredValue] {

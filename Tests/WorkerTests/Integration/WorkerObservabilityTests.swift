@@ -1,4 +1,5 @@
 import AMQP
+import APNsClient
 import APNsCore
 import Foundation
 import MockAPNs
@@ -49,8 +50,19 @@ struct WorkerObservabilityTests {
         #expect(metrics.status == 200)
         #expect(value(of: "apns_jobs_received_total", in: metrics.body) >= Double(bodies.count))
         #expect(value(of: "apns_jobs_acked_total", in: metrics.body) >= Double(bodies.count))
-        #expect(value(of: #"apns_results_total{status="delivered",reason=""}"#, in: metrics.body) >= 50)
-        #expect(value(of: #"apns_results_total{status="rejected",reason="Unregistered"}"#, in: metrics.body) == 6)
+        #expect(value(of: #"apns_results_total{status="delivered",reason="",credential="team-one"}"#, in: metrics.body) >= 50)
+        #expect(value(of: #"apns_results_total{status="rejected",reason="Unregistered",credential="team-one"}"#, in: metrics.body) == 6)
+        // Series an alert reads exist before their first event.
+        #expect(value(of: #"apns_credential_paused{credential="legacy-cert"}"#, in: metrics.body) == 0)
+        #expect(value(of: "apns_credential_reload_successful", in: metrics.body) == 1)
+        // Every family has its help line and is one the catalog (and so the docs) knows.
+        let lines = metrics.body.split(separator: "\n")
+        let families = lines.filter { $0.hasPrefix("# TYPE ") }.map { String($0.split(separator: " ")[2]) }
+        #expect(families.count >= 20, "\(families)")
+        for family in families {
+            #expect(MetricCatalog.all.contains { $0.name == family }, "\(family) is not in the catalog")
+            #expect(lines.contains { $0.hasPrefix("# HELP \(family) ") }, "\(family) has no # HELP line")
+        }
         #expect(value(of: #"apns_jobs_dead_lettered_total{reason="PayloadTooLarge"}"#, in: metrics.body) == 1)
         #expect(metrics.body.contains(#"apns_request_duration_seconds_bucket{credential="team-one""#))
         #expect(metrics.body.contains(#"apns_connection_stream_limit{credential="team-one"}"#))

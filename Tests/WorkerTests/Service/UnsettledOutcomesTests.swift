@@ -6,7 +6,7 @@ import Testing
 @Suite("Unsettled outcomes")
 struct UnsettledOutcomesTests {
     static func result(_ id: String) -> [Publication] {
-        [Publication(exchange: "results", routingKey: "result.delivered", message: AMQPMessage(body: Array(id.utf8)), kind: .result(status: "delivered", reason: nil))]
+        [Publication(exchange: "results", routingKey: "result.delivered", message: AMQPMessage(body: Array(id.utf8)), kind: .result(status: "delivered", reason: nil, credential: nil))]
     }
 
     static func key(_ id: String, attempts: Int = 0, body: String = "{}") -> UnsettledOutcomes.Key {
