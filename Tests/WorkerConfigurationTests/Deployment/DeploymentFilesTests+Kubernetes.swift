@@ -69,22 +69,22 @@ extension DeploymentFilesTests {
             }
         }
 
-        @Test func theSecretIsOwnerReadOnlyAndItsKeysAcceptFsGroupRead() throws {
+        @Test func theSecretIsOwnerReadOnlyAndFsGroupIsThePodsOwnGroup() throws {
             let manifests = try KubernetesManifests()
             let secretVolumes = try manifests.podSpec["volumes"].array.filter { !$0["secret"].isNull }
             #expect(!secretVolumes.isEmpty)
             for volume in secretVolumes {
                 #expect(volume["secret"]["defaultMode"].int == 0o400, "defaultMode should be 0400 (256)")
             }
-            // With an fsGroup the kubelet adds group read (0440), which the worker refuses for a key
-            // unless the credential allows it; without one, uid 10001 could not read a root-owned 0400 file.
+            // With an fsGroup the kubelet adds group read (0440); without one, uid 10001 could not read a
+            // root-owned 0400 file. The worker accepts that group read only from its own group
+            // (KeyFileAccess), so fsGroup must be runAsGroup, and no credential needs the override.
             let fsGroup = try manifests.podSpec["securityContext"]["fsGroup"].int
             #expect(fsGroup == Int(DeploymentFilesTests.Dockerfile.uid))
+            #expect(fsGroup == (try manifests.podSpec["securityContext"]["runAsGroup"].int))
             for credential in try manifests.settings.credentials {
                 if case let .token(_, _, _, allowInsecure, _) = credential.kind {
-                    #expect(allowInsecure, "\(credential.name): the mounted key is 0440 under fsGroup")
-                } else {
-                    Issue.record("\(credential.name): certificate files have no permission override; they cannot load from a group-readable mount")
+                    #expect(!allowInsecure, "\(credential.name): a Secret under fsGroup needs no insecure-permissions override")
                 }
             }
         }
