@@ -8,7 +8,9 @@ import TLS
 
 /// `mock-apns`: the mock APNs server as its own process (test-only; listens on loopback by default).
 ///
-/// Defaults use the committed test fixtures, so `mock-apns` run from the repository root just works.
+/// Defaults use the committed test fixtures, found from the working directory or from the checkout the
+/// binary was built in, so `mock-apns` runs from anywhere in a checkout. docs/mock.md describes its
+/// faults and controls.
 @main
 struct MockAPNsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +19,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
         discussion: """
             Prints "mock-apns listening on HOST:PORT" once ready. Steer it while it runs over HTTP/2: \
             GET /_mock/stats, GET|POST /_mock/faults (JSON), POST /_mock/reset, POST /_mock/clock \
-            ({"advanceSeconds":N}, with --manual-clock).
+            ({"advanceSeconds":N}, with --manual-clock). docs/mock.md lists every fault (--faults takes the same JSON).
             """
     )
 
@@ -60,7 +62,11 @@ struct MockAPNsCommand: AsyncParsableCommand {
                 maxConcurrentStreams: maxStreams,
                 dropStreamsToOneAfterRejection: dropStreamsAfterRejection
             ),
-            tls: TLSServerConfiguration(certificateChainFile: certificate, privateKeyFile: privateKey, clientCAFile: clientCA)
+            tls: TLSServerConfiguration(
+                certificateChainFile: try FixturePath.resolve(certificate, option: "--certificate"),
+                privateKeyFile: try FixturePath.resolve(privateKey, option: "--private-key"),
+                clientCAFile: try FixturePath.resolve(clientCA, option: "--client-ca")
+            )
         )
         configuration.host = host
         configuration.port = port
@@ -78,7 +84,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
     static func parseKey(_ text: String) throws -> MockSigningKey {
         let parts = text.split(separator: ":", maxSplits: 2).map(String.init)
         guard parts.count == 3 else { throw ValidationError("--signing-key must be KEYID:TEAMID:path, not \(text)") }
-        let pem = try String(contentsOfFile: parts[2], encoding: .utf8)
+        let pem = try String(contentsOfFile: try FixturePath.resolve(parts[2], option: "--signing-key"), encoding: .utf8)
         return MockSigningKey(keyID: parts[0], teamID: parts[1], publicKey: try ES256PublicKey(pemRepresentation: pem))
     }
 

@@ -55,7 +55,8 @@ public struct MockFaults: Codable, Hashable, Sendable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    /// Every key, as docs/mock.md documents them.
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case goAwayAfterStreams, goAwayReason, resetEvery, refuseEvery, stallEvery, closeAfterStreams, latency, slowAfterRequests, slowLatency
         case errorRate, errorStatus, retryAfterSeconds, forcedReason, forcedReasonCount, slowReadMilliseconds
     }
