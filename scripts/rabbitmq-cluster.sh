@@ -7,6 +7,10 @@
 # `fresh` stops what is left of an earlier cluster, deletes its state and starts a new one.
 # `kill` is kill -9 of node N; `stop-node` stops it cleanly; `restart` starts it again (it rejoins the
 # cluster from its own state). `env` prints APNS_TEST_AMQP_URLS (the three nodes, comma-separated).
+# APNS_RABBITMQ_VERSION=4.0 starts RabbitMQ 4.0 instead of the host's 3.10 (scripts/rabbitmq-version.sh);
+# with it, APNS_RABBITMQ_KHEPRI=1 moves the cluster's metadata store to Khepri once it has formed
+# (feature flag khepri_db, for good: `fresh` starts without). A Khepri node boots only next to a running
+# majority, so start then boots the three at once, and restart N needs one other node up.
 # with_node exports a node's settings inside a subshell on purpose (nodes never share them), and the
 # functions it runs read them there: SC2030/SC2031 warn about exactly that.
 # shellcheck disable=SC2030,SC2031
@@ -15,10 +19,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 state=${APNS_CLUSTER_DIR:-$root/.scratch/cluster}
 base_port=${APNS_CLUSTER_BASE_PORT:-5680}
 nodes=(1 2 3)
+# shellcheck source=scripts/rabbitmq-version.sh
+source "$root/scripts/rabbitmq-version.sh"
 export PATH=/usr/lib/rabbitmq/bin:$PATH
 export ERL_EPMD_ADDRESS=127.0.0.1
 
 port_of() { echo $((base_port + $1)); }
+
+# Version settings: 4.0 nodes' epmd port is 44 and the base port's last two digits (4480).
+use() { rabbitmq_use "$1" $((4400 + base_port % 100)); }
 
 # Runs a command with node N's environment (in a subshell, so nodes never share settings).
 with_node() {
@@ -28,8 +37,8 @@ with_node() {
     local dir=$state/node$n
     export HOME=$dir/home
     export RABBITMQ_NODENAME=rabbit$n@localhost
-    export RABBITMQ_MNESIA_BASE=$dir/mnesia
-    export RABBITMQ_LOG_BASE=$dir/log
+    export RABBITMQ_MNESIA_BASE=$dir/$rabbitmq_data
+    export RABBITMQ_LOG_BASE=$dir/$rabbitmq_logs
     export RABBITMQ_PID_FILE=$dir/rabbitmq.pid
     export RABBITMQ_CONFIG_FILE=$dir/rabbitmq.conf
     export RABBITMQ_ADVANCED_CONFIG_FILE=$dir/advanced.config
@@ -46,6 +55,12 @@ running() { [ -f "$RABBITMQ_PID_FILE" ] && kill -0 "$(cat "$RABBITMQ_PID_FILE")"
 # Starts this node (environment from with_node) and waits until it serves.
 start_node() {
   if running; then return; fi
+  launch_node
+  await_node
+}
+
+launch_node() {
+  if running; then return; fi
   mkdir -p "$HOME" "$RABBITMQ_MNESIA_BASE" "$RABBITMQ_LOG_BASE"
   cat > "$RABBITMQ_CONFIG_FILE" <<CONF
 listeners.tcp.default = 127.0.0.1:$RABBITMQ_NODE_PORT
@@ -60,7 +75,10 @@ CONF
   # The random exchange (it ships with RabbitMQ) spreads jobs over partitions (topology.partitions).
   echo "[rabbitmq_random_exchange]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
   install -m 400 "$state/cookie" "$HOME/.erlang.cookie"
-  setsid rabbitmq-server > "$(dirname "$RABBITMQ_PID_FILE")/server.out" 2>&1 < /dev/null &
+  rabbitmq_exec setsid rabbitmq-server > "$(dirname "$RABBITMQ_PID_FILE")/server.out" 2>&1 < /dev/null &
+}
+
+await_node() {
   if ! rabbitmqctl -q wait "$RABBITMQ_PID_FILE" --timeout 120 > /dev/null || ! rabbitmqctl -q await_startup > /dev/null; then
     echo "cluster: $RABBITMQ_NODENAME failed to start; last lines of its server.out:" >&2
     tail -n 20 "$(dirname "$RABBITMQ_PID_FILE")/server.out" >&2
@@ -84,37 +102,62 @@ stop_node() {
 
 kill_node() {
   if running; then kill -9 "$(cat "$RABBITMQ_PID_FILE")"; fi
+  # Until it is gone: a restart right after would take it (a zombie for a moment) for running.
+  for _ in $(seq 100); do if running; then sleep 0.1; else return 0; fi; done
 }
 
+any_running() {
+  for n in "${nodes[@]}"; do if with_node "$n" running; then return 0; fi; done
+  return 1
+}
+
+# Starts the nodes that are down, with the version asked for ($version: read before fresh stops or
+# deletes anything); never next to nodes of another version.
 start() {
+  if any_running && [ "$(rabbitmq_recorded)" != "$version" ]; then
+    echo "cluster: RabbitMQ $(rabbitmq_recorded) nodes run on 127.0.0.1:$(port_of 1)-$(port_of 3), not $version; stop them first (scripts/rabbitmq-cluster.sh stop)" >&2
+    exit 1
+  fi
+  use "$version"
+  rabbitmq_root_build
   mkdir -p "$state"
+  echo "$version" > "$state/version"
   if [ ! -f "$state/cookie" ]; then
     # One cookie for the three nodes: they must share it to form a cluster.
     head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$state/cookie"
     chmod 400 "$state/cookie"
   fi
-  local epmd_before
-  epmd_before=$(pgrep -x epmd || true)
+  epmd_start
   local fresh=()
   for n in "${nodes[@]}"; do
-    if [ ! -d "$state/node$n/mnesia" ]; then fresh+=("$n"); fi
-    with_node "$n" start_node
+    if [ ! -d "$state/node$n/$rabbitmq_data" ]; then fresh+=("$n"); fi
   done
-  if [ -z "$epmd_before" ] && [ ! -f "$state/epmd.pid" ]; then pgrep -x epmd > "$state/epmd.pid" || true; fi
+  if [ -f "$state/khepri" ]; then
+    # Khepri boots only once a majority of the nodes elect a leader: node 1 alone would wait in vain.
+    for n in "${nodes[@]}"; do with_node "$n" launch_node; done
+    for n in "${nodes[@]}"; do with_node "$n" await_node; done
+  else
+    for n in "${nodes[@]}"; do with_node "$n" start_node; done
+  fi
   for n in "${fresh[@]}"; do
     if [ "$n" != 1 ]; then with_node "$n" join_first; fi
   done
-  echo "cluster: rabbit1-3@localhost on 127.0.0.1:$(port_of 1)-$(port_of 3) (state in $state)"
+  local store=""
+  if [ -n "${APNS_RABBITMQ_KHEPRI:-}" ] && [ ! -f "$state/khepri" ]; then
+    # All three nodes must run (they do now); it migrates the metadata from Mnesia, then keeps Khepri.
+    # An opt-in flag in 4.0: enable_feature_flag all leaves it out.
+    with_node 1 rabbitmqctl -q enable_feature_flag --opt-in khepri_db > /dev/null
+    touch "$state/khepri"
+  fi
+  if [ -f "$state/khepri" ]; then store=", Khepri"; fi
+  echo "cluster: RabbitMQ $(rabbitmq_release)$store, rabbit1-3@localhost on 127.0.0.1:$(port_of 1)-$(port_of 3) (state in $state)"
 }
 
 stop() {
   # Node 1 stops last: a RabbitMQ node waits at boot for the cluster's last node to stop, and start
   # boots node 1 first.
   for n in 3 2 1; do with_node "$n" stop_node; done
-  if [ -f "$state/epmd.pid" ]; then
-    kill "$(cat "$state/epmd.pid")" 2>/dev/null || true
-    rm -f "$state/epmd.pid"
-  fi
+  epmd_stop
   echo "cluster: stopped"
 }
 
@@ -137,6 +180,16 @@ node_arg() {
   case "${1:-}" in 1|2|3) ;; *) echo "usage: $0 $2 1|2|3" >&2; exit 2 ;; esac
 }
 
+# Every command acts on the nodes as they were started; start (and fresh) then takes the version asked for.
+use "$(rabbitmq_recorded)"
+case "${1:-}" in
+  start|fresh)
+    version=$(rabbitmq_requested)
+    if [ -n "${APNS_RABBITMQ_KHEPRI:-}" ] && [ "$version" != 4.0 ]; then
+      echo "cluster: APNS_RABBITMQ_KHEPRI needs APNS_RABBITMQ_VERSION=4.0" >&2
+      exit 2
+    fi ;;
+esac
 case "${1:-}" in
   start) start ;;
   fresh) fresh ;;

@@ -3,17 +3,18 @@
 # under one scratch folder, it listens on loopback only, and it stops only processes it started itself.
 #   scripts/rabbitmq.sh start | stop | status | env | ctl ARGS...
 # `ctl` runs rabbitmqctl against this node with its environment, e.g. `ctl list_connections name`.
+# APNS_RABBITMQ_VERSION=4.0 starts RabbitMQ 4.0 instead of the host's 3.10 (scripts/rabbitmq-version.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 state=${APNS_RABBITMQ_DIR:-$root/.scratch/rabbitmq}
 port=${APNS_RABBITMQ_PORT:-5673}
+# shellcheck source=scripts/rabbitmq-version.sh
+source "$root/scripts/rabbitmq-version.sh"
 
 # Debian's /usr/sbin wrappers switch to the rabbitmq user; the real scripts run as whoever calls them.
 export PATH=/usr/lib/rabbitmq/bin:$PATH
 export HOME=$state/home
 export RABBITMQ_NODENAME=apnsworker@localhost
-export RABBITMQ_MNESIA_BASE=$state/mnesia
-export RABBITMQ_LOG_BASE=$state/log
 export RABBITMQ_PID_FILE=$state/rabbitmq.pid
 export RABBITMQ_CONFIG_FILE=$state/rabbitmq.conf
 export RABBITMQ_ENABLED_PLUGINS_FILE=$state/enabled_plugins
@@ -23,9 +24,28 @@ export ERL_EPMD_ADDRESS=127.0.0.1
 
 running() { [ -f "$RABBITMQ_PID_FILE" ] && kill -0 "$(cat "$RABBITMQ_PID_FILE")" 2>/dev/null; }
 
+# Version settings: a 4.0 node's epmd port is 44 and this node's port's last two digits (4473).
+use() {
+  rabbitmq_use "$1" $((4400 + port % 100))
+  export RABBITMQ_MNESIA_BASE=$state/$rabbitmq_data
+  export RABBITMQ_LOG_BASE=$state/$rabbitmq_logs
+}
+
 start() {
-  if running; then echo "rabbitmq: already running on 127.0.0.1:$port"; return; fi
+  local version
+  version=$(rabbitmq_requested)
+  if running; then
+    if [ "$(rabbitmq_recorded)" != "$version" ]; then
+      echo "rabbitmq: a RabbitMQ $(rabbitmq_recorded) node runs on 127.0.0.1:$port, not $version; stop it first (scripts/rabbitmq.sh stop)" >&2
+      exit 1
+    fi
+    echo "rabbitmq: already running on 127.0.0.1:$port"
+    return
+  fi
+  use "$version"
+  rabbitmq_root_build
   mkdir -p "$HOME" "$RABBITMQ_MNESIA_BASE" "$RABBITMQ_LOG_BASE"
+  echo "$version" > "$state/version"
   cat > "$RABBITMQ_CONFIG_FILE" <<CONF
 listeners.tcp.default = 127.0.0.1:$port
 log.console = false
@@ -33,35 +53,31 @@ log.file.level = warning
 CONF
   # The random exchange (it ships with RabbitMQ) spreads jobs over partitions (topology.partitions).
   echo "[rabbitmq_random_exchange]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
-  # epmd outlives the node; remember whether this script started it, so stop ends only our own.
-  local epmd_before
-  epmd_before=$(pgrep -x epmd || true)
-  setsid rabbitmq-server > "$state/server.out" 2>&1 < /dev/null &
+  epmd_start
+  rabbitmq_exec setsid rabbitmq-server > "$state/server.out" 2>&1 < /dev/null &
   if ! rabbitmqctl -q wait "$RABBITMQ_PID_FILE" --timeout 90 > /dev/null || ! rabbitmqctl -q await_startup > /dev/null; then
     echo "rabbitmq: failed to start; last lines of $state/server.out:" >&2
     tail -n 20 "$state/server.out" >&2
     exit 1
   fi
-  if [ -z "$epmd_before" ]; then pgrep -x epmd > "$state/epmd.pid" || true; fi
-  echo "rabbitmq: running on 127.0.0.1:$port (state in $state)"
+  echo "rabbitmq: $(rabbitmq_release) running on 127.0.0.1:$port (state in $state)"
 }
 
 stop() {
   if running; then
     rabbitmqctl -q stop "$RABBITMQ_PID_FILE" > /dev/null 2>&1 || kill "$(cat "$RABBITMQ_PID_FILE")" 2>/dev/null || true
   fi
-  if [ -f "$state/epmd.pid" ]; then
-    kill "$(cat "$state/epmd.pid")" 2>/dev/null || true
-    rm -f "$state/epmd.pid"
-  fi
+  epmd_stop
   echo "rabbitmq: stopped"
 }
 
+# Every command acts on the node as it was started; start then takes the version asked for.
+use "$(rabbitmq_recorded)"
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
   status) if running; then echo "running on 127.0.0.1:$port"; else echo "not running"; exit 1; fi ;;
   env) echo "export APNS_TEST_AMQP_URL=amqp://guest:guest@127.0.0.1:$port/" ;;
-  ctl) shift; exec rabbitmqctl "$@" ;;
+  ctl) shift; rabbitmq_exec rabbitmqctl "$@" ;;
   *) echo "usage: $0 start|stop|status|env|ctl ARGS..." >&2; exit 2 ;;
 esac
