@@ -53,13 +53,13 @@ with_id=$(grep -c '"id"' "$demo/jobs.jsonl" || true)
 "$bin/apns-worker" publish --config "$config" "$demo/jobs.jsonl"
 
 echo "== waiting for $with_id results (jobs that are not JSON have no id, so no result: they are dead-lettered)"
-"$bin/apns-worker" results --config "$config" --expect "$with_id" --idle-timeout 30 | tee "$demo/summary.txt"
+"$bin/apns-worker" results --config "$config" --drain --expect "$with_id" --idle-timeout 30 | tee "$demo/summary.txt"
 
 echo "== multicast: 5 jobs of 1,000 tokens each (3% dead, 1% unknown): one summary result per pass over a job"
 python3 scripts/demo-jobs.py --multicast 5 1000 > "$demo/multicast.jsonl"
 "$bin/apns-worker" publish --config "$config" "$demo/multicast.jsonl"
 # Tokens the mock's 503s hit come back from the 1 s retry tier in a smaller job, with their own result.
-"$bin/apns-worker" results --config "$config" --idle-timeout 8 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
+"$bin/apns-worker" results --config "$config" --drain --idle-timeout 8 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
 
 echo "== broadcast channels (iOS 18 Live Activities): a channel made by hand, then a broadcast job and a list job"
 channel=$("$bin/apns-worker" channels create --policy 1 --bundle-id com.example.app --endpoint localhost:2197 \
@@ -71,7 +71,7 @@ cat > "$demo/broadcast.jsonl" <<JOBS
 {"id":"demo-channels-list","channel_action":"list","bundle_id":"com.example.app"}
 JOBS
 "$bin/apns-worker" publish --config "$config" "$demo/broadcast.jsonl"
-"$bin/apns-worker" results --config "$config" --expect 2 --idle-timeout 10 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
+"$bin/apns-worker" results --config "$config" --drain --expect 2 --idle-timeout 10 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
 
 echo "== the worker's health and metrics endpoint (metrics.port, 9090 here)"
 metrics_port=$(sed -n 's/^ *port: *\([0-9][0-9]*\).*/\1/p' "$config" | tail -1)
@@ -88,5 +88,5 @@ status=0
 wait "$worker" || status=$?
 echo "worker exited with status $status"
 echo "== dead letters (what an operator would inspect)"
-"$bin/apns-worker" results --config "$config" --dead-letters --idle-timeout 2 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
+"$bin/apns-worker" dead-letters list --config "$config" | tee -a "$demo/summary.txt"
 echo "logs and the summary are in $demo/"

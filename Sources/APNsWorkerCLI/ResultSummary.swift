@@ -14,13 +14,6 @@ struct ResultSummary {
     private var tokenFailures: [String: Int] = [:]
     private var last: Date?
 
-    /// Counts a dead letter by the code at the front of its `last-error` header ("PayloadTooLarge: …").
-    mutating func addDeadLetter(lastError: String?) {
-        count += 1
-        let code = lastError.map(DeadLetter.code(of:)) ?? "(no last-error)"
-        byOutcome["dead letter \(code)", default: 0] += 1
-    }
-
     mutating func add(_ result: JobResult?) {
         count += 1
         guard let result else {
@@ -61,7 +54,8 @@ struct ResultSummary {
             func percentile(_ p: Double) -> Int64 { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
             lines.append("latency (enqueue → result) ms: p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(sorted.last!)")
         }
-        if let first, let last, last > first {
+        // Completion times are whole milliseconds: a rate over less than a second says nothing.
+        if let first, let last, last.timeIntervalSince(first) >= 1 {
             lines.append(String(format: "throughput: %.0f results/s over %.1f s", Double(count) / last.timeIntervalSince(first), last.timeIntervalSince(first)))
         }
         return lines.joined(separator: "\n")

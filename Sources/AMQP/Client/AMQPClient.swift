@@ -37,8 +37,10 @@ public final class AMQPClient: Sendable {
     }
 
     /// Connects (trying each endpoint in order); throws the last failure if none can be reached on this
-    /// first round. After that, the client reconnects by itself. Returns at once if already connected.
-    public func connect() async throws {
+    /// first round, or within `window` when one is given (rounds repeat with the reconnect backoff, and a
+    /// `close()` ends the wait). After that, the client reconnects by itself. Returns at once if already
+    /// connected.
+    public func connect(retryingFor window: Duration = .zero) async throws {
         guard let mailbox else { throw pipeError! }
         switch mailbox.beginStart() {
         case .idle: break
@@ -49,7 +51,7 @@ public final class AMQPClient: Sendable {
         let (options, logger, counters) = (options, logger, counters)
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
-                ConnectionDriver(options: options, logger: logger, mailbox: mailbox, counters: counters).run(started: started)
+                ConnectionDriver(options: options, logger: logger, mailbox: mailbox, counters: counters).run(started: started, retryingFor: window)
             }
             thread.name = "amqp \(options.connectionName)"
             thread.start()

@@ -30,6 +30,9 @@ final class Mailbox: Sendable {
 
     var phase: Phase { state.withLockedValue { $0.phase } }
 
+    /// Whether a `close()` waits in the queue (read while the first connection is still being tried).
+    var closeRequested: Bool { state.withLockedValue { $0.commands.contains(where: \.isClose) } }
+
     func submit(_ command: ClientCommand) {
         enum Verdict { case queued(signal: Bool), rejected(String) }
         let verdict: Verdict = state.withLockedValue { state in

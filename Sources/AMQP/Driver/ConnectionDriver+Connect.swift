@@ -1,6 +1,50 @@
 internal import Logging
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 extension ConnectionDriver {
+    /// Tries every endpoint in order, round after round with the reconnect backoff, for at most
+    /// `window` (one round when it is zero): a worker started before its broker waits for it. Throws
+    /// the last failure once the window is spent, or at once when `close()` is called meanwhile.
+    func connectFirstRounds(retryingFor window: Duration) throws(AMQPError) {
+        let deadline = clock.now + window
+        var backoff = ReconnectBackoff(initial: options.initialReconnectDelay, maximum: options.maximumReconnectDelay)
+        var random = SystemRandomNumberGenerator()
+        while true {
+            do {
+                try connectFirstRound()
+                return
+            } catch {
+                let delay = backoff.nextDelay(using: &random)
+                guard clock.now + delay < deadline else { throw error }
+                logger.warning("AMQP broker unreachable at start; trying again", metadata: [
+                    "in_seconds": "\(Self.tenths(delay))", "gives_up_in_seconds": "\(Self.tenths(deadline - clock.now))", "error": "\(error.message)",
+                ])
+                guard sleepUnlessClosed(for: delay) else {
+                    throw AMQPError(.notConnected, operation: "connect", message: "closed while waiting for the broker (\(error.message))")
+                }
+            }
+        }
+    }
+
+    /// Seconds to one decimal, for log lines.
+    private static func tenths(_ duration: Duration) -> Double {
+        (Double(duration.components.seconds) * 10 + Double(duration.components.attoseconds / 100_000_000_000_000_000)).rounded() / 10
+    }
+
+    /// Sleeps on the wake-up pipe for `delay`; false as soon as a `close()` is queued.
+    private func sleepUnlessClosed(for delay: Duration) -> Bool {
+        let end = clock.now + delay
+        while clock.now < end {
+            if mailbox.closeRequested { return false }
+            var descriptor = pollfd(fd: mailbox.wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)
+            let (seconds, attoseconds) = (end - clock.now).components
+            _ = poll(&descriptor, 1, Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
+        }
+        return !mailbox.closeRequested
+    }
+
     /// Tries every endpoint once, in order; throws the last failure if none works.
     func connectFirstRound() throws(AMQPError) {
         guard !options.endpoints.isEmpty else {

@@ -64,10 +64,10 @@ final class ConnectionDriver {
         )
     }
 
-    /// The thread's body: the first round of connecting (reported to `started`), then the loop until closed.
-    func run(started: CheckedContinuation<Void, any Error>) {
+    /// The thread's body: the first rounds of connecting (reported to `started`), then the loop until closed.
+    func run(started: CheckedContinuation<Void, any Error>, retryingFor window: Duration) {
         do {
-            try connectFirstRound()
+            try connectFirstRounds(retryingFor: window)
         } catch {
             let leftovers = mailbox.finishStart(succeeded: false)
             started.resume(throwing: error)

@@ -51,7 +51,11 @@ final class AMQPConnection {
         try AMQPError.check(amqp_set_handshake_timeout(state, &timeout), "set handshake timeout")
         try AMQPError.check(amqp_set_rpc_timeout(state, &timeout), "set RPC timeout")
         let socket = try Self.makeSocket(state, endpoint: endpoint, tls: settings.tls)
-        try AMQPError.check(amqp_socket_open_noblock(socket, endpoint.host, Int32(endpoint.port), &timeout), "connect to \(endpoint)")
+        let opened = amqp_socket_open_noblock(socket, endpoint.host, Int32(endpoint.port), &timeout)
+        if opened == AMQP_STATUS_SOCKET_ERROR.rawValue, let reason = SocketDiagnosis.explain(host: endpoint.host, port: endpoint.port, timeout: settings.timeout) {
+            throw AMQPError(.library(status: opened), operation: "connect to \(endpoint)", message: reason)
+        }
+        try AMQPError.check(opened, "connect to \(endpoint)")
         try logIn(settings)
         isUsable = true
         try openChannel(Self.workChannel)

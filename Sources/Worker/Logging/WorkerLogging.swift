@@ -18,16 +18,21 @@ public enum WorkerLogging {
     /// Registers every secret the configuration names (broker passwords, from URLs or the password
     /// file; .p12 passwords) with the ``Redactor``, before anything is logged.
     public static func registerSecrets(of settings: WorkerSettings) {
-        for url in settings.amqp.urls {
-            if let endpoint = try? AMQPEndpoint(url: url) { Redactor.register(endpoint.password) }
+        let endpoints = settings.amqp.urls.compactMap { try? AMQPEndpoint(url: $0) }
+        // A password that is its user's name (RabbitMQ's guest/guest) is no secret: the user name is in
+        // every URL the logs show, and redacting it would show it in some lines and hide it in others.
+        let users = Set(endpoints.map(\.user))
+        func register(_ password: String) {
+            if !users.contains(password) { Redactor.register(password) }
         }
+        for endpoint in endpoints { register(endpoint.password) }
         let files = [settings.amqp.passwordFile] + settings.credentials.map { credential -> String? in
             if case .pkcs12(_, let passwordFile) = credential.kind { return passwordFile }
             return nil
         }
         for case let file? in files {
             if let text = try? String(contentsOfFile: file, encoding: .utf8) {
-                Redactor.register(text.trimmingCharacters(in: .newlines))
+                register(text.trimmingCharacters(in: .newlines))
             }
         }
     }

@@ -21,10 +21,25 @@ extension JobProcessor {
         metrics.confirmDuration.record(duration: ContinuousClock.now - started)
         if batch.acked {
             metrics.acked.increment()
-            for publication in publications { metrics.confirmed(publication) }
+            confirmed(publications)
             return true
         }
         return await settleUnacked(delivery, publications: publications, outcomes: batch.outcomes.map { $0.mapError { $0 } })
+    }
+
+    /// Counts a job's confirmed publications, and says at info level, once per tier every
+    /// ``RetryLog/interval``, that jobs went to a retry tier and why: otherwise retries show only in metrics.
+    private func confirmed(_ publications: [Publication]) {
+        for publication in publications {
+            metrics.confirmed(publication)
+            guard case .retry(let tier) = publication.kind, let held = retryLog.admit(tier: tier) else { continue }
+            let headers = publication.message.properties.headers
+            logger.info("jobs sent to a retry tier", metadata: [
+                "tier": "\(tier)", "jobs_since_last_line": "\(held + 1)",
+                "last_error": "\(headers[RetryHeaders.lastError].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "")",
+                "credential": "\(headers[RetryHeaders.credential].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "")",
+            ])
+        }
     }
 
     /// A job whose messages were not all confirmed: its connection is gone (nothing to do: the broker
@@ -47,7 +62,7 @@ extension JobProcessor {
         if outcomes.allSatisfy({ if case .success(.confirmed) = $0 { true } else { false } }) {
             await broker.ack(delivery)
             metrics.acked.increment()
-            for publication in publications { metrics.confirmed(publication) }
+            confirmed(publications)
             return true
         }
         await requeue(delivery, after: outcomes)

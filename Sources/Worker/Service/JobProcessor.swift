@@ -54,6 +54,8 @@ public final class JobProcessor: Sendable {
     /// At most one reopened connection a minute: a queue that is really full nacks on any channel,
     /// and reopening for it every few seconds would only churn the jobs in flight.
     let reopenThrottle = Throttle(every: .seconds(60))
+    /// One info line per retry tier at most every ten seconds (``confirmed(_:)``).
+    let retryLog = RetryLog()
     /// Requests multicast jobs may have in flight, all of them together (see ``SendPermits``).
     let permits: SendPermits
     /// Lanes one multicast job may run at once, each a request in flight: a quarter of the permits,

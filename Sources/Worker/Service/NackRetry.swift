@@ -1,5 +1,3 @@
-import NIOConcurrencyHelpers
-
 /// How the processor publishes again what the broker nacked, before it gives the job back.
 ///
 /// A nack (basic.nack) is the broker saying it cannot take a message *now*: in a cluster, a quorum
@@ -23,28 +21,5 @@ struct NackRetry: Sendable {
         var delay = initialDelay
         for _ in 1..<max(attempt, 1) where delay < maximumDelay { delay = min(delay * 2, maximumDelay) }
         return delay
-    }
-}
-
-/// Lets something through at most once per `interval`, counting what it held back: during a leader
-/// election every job in flight is nacked at once, and one log line a second says as much as hundreds.
-final class Throttle: Sendable {
-    private let interval: Duration
-    private let state = NIOLockedValueBox((last: ContinuousClock.Instant?.none, held: 0))
-
-    init(every interval: Duration) {
-        self.interval = interval
-    }
-
-    /// Nil when the message is held back; else how many were held back since the last one let through.
-    func admit(now: ContinuousClock.Instant = .now) -> Int? {
-        state.withLockedValue { state in
-            if let last = state.last, now - last < interval {
-                state.held += 1
-                return nil
-            }
-            defer { state = (now, 0) }
-            return state.held
-        }
     }
 }

@@ -83,7 +83,19 @@ public final class WorkerService: Service {
     }
 
     public func run() async throws {
-        try await amqp.connect()
+        // A fleet may start before its broker: keep trying for amqp.startup_timeout; SIGTERM meanwhile
+        // ends the wait (closing the client) and the worker exits without having consumed anything.
+        do {
+            try await withGracefulShutdownHandler {
+                try await amqp.connect(retryingFor: settings.amqp.startupTimeout)
+            } onGracefulShutdown: { [amqp] in
+                Task { await amqp.close() }
+            }
+        } catch where Task.isShuttingDownGracefully {
+            logger.notice("stopped before the broker could be reached")
+            apns.shutdown()
+            return
+        }
         if settings.worker.declareTopology {
             let topology = Topology(settings: settings.topology)
             for warning in try await topology.declare(on: amqp) { logger.warning("\(warning)") }

@@ -9,6 +9,9 @@ public struct AMQPSection: Sendable, Hashable {
     public var heartbeat: Duration = .seconds(15)
     /// How long a TCP connect and the AMQP handshake may take.
     public var connectTimeout: Duration = .seconds(10)
+    /// How long `run` keeps trying to reach a broker it cannot reach at start (a fleet that starts
+    /// before its broker), with the reconnect backoff; zero gives up after one round of `urls`.
+    public var startupTimeout: Duration = .seconds(300)
     /// TLS settings for `amqps://` URLs.
     public var tls = AMQPTLSSection()
     /// The connection name the broker's management UI shows.

@@ -69,7 +69,7 @@ struct DeadLetterSweepTests {
         let harness = try await WorkerHarness.make()
         let client = try await Self.seed(harness, count: 40)
         var plan = DeadLetterSweep.Plan(action: .replay)
-        plan.filter.reasons = ["http503"]
+        plan.filter.reasons = ["serviceunavailable"]
         let (report, _) = try await Self.sweep(harness, plan)
         #expect(report[.replayed] == 20)
         #expect(report[.kept] == 20)

@@ -59,10 +59,11 @@ struct TopologyTests {
         _ = try RabbitMQControl.run(["add_vhost", vhost])
         defer { _ = try? RabbitMQControl.run(["delete_vhost", vhost]) }
         _ = try RabbitMQControl.run(["set_permissions", "-p", vhost, "guest", ".*", ".*", ".*"])
-        var settings = AMQPSection()
-        settings.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"]
         // As an operator makes the file: the command, its configuration naming the vhost in the URL.
-        let config = try TemporaryFile.write("amqp:\n  urls: [\"\(settings.urls[0])\"]\n", mode: 0o600)
+        let harness = try await WorkerHarness.make(setup: { $0.amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"] })
+        let settings = harness.settings.amqp
+        let topology = Topology(settings: harness.settings.topology)
+        let config = try TemporaryFile.write(harness.yaml(), mode: 0o600)
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
         let printed = try CommandOutput.run(binary, ["declare", "--print-definitions", "--config", config])
         #expect(printed.status == 0)
@@ -71,13 +72,14 @@ struct TopologyTests {
         try Data(printed.output.utf8).write(to: file)
         _ = try RabbitMQControl.run(["import_definitions", file.path])
         let queues = try RabbitMQControl.run(["-q", "list_queues", "-p", vhost, "name"])
-        #expect(queues.contains("apns.jobs"), "imported into \(vhost): \(queues)")
+        #expect(queues.contains(harness.settings.topology.jobsQueue), "imported into \(vhost): \(queues)")
         let client = AMQPClient(options: try settings.clientOptions(), logger: WorkerHarness.quietLogger("definitions"))
         try await client.connect()
         // Any difference in a queue's arguments would make this a 406 PRECONDITION_FAILED.
         try await client.declare(exchanges: topology.exchanges, queues: topology.queues, bindings: topology.bindings)
-        let outcome = try await client.publish(exchange: "apns.jobs", routingKey: "send", message: AMQPMessage(body: Array("{}".utf8)), mandatory: true)
+        let outcome = try await client.publish(exchange: harness.settings.topology.jobsExchange, routingKey: "send", message: AMQPMessage(body: Array("{}".utf8)), mandatory: true)
         #expect(outcome == .confirmed)
         await client.close()
+        await harness.tearDown()
     }
 }

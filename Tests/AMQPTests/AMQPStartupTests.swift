@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import Testing
+import TestSupport
+@testable import AMQP
+
+/// A worker that starts before its broker: `connect(retryingFor:)` keeps trying, says why it cannot
+/// connect in the kernel's words, and stops waiting when closed.
+@Suite("AMQP client: the first connection (real RabbitMQ)")
+struct AMQPStartupTests {
+    /// Log messages, for waiting on what the client says.
+    final class Recorder: LogHandler, @unchecked Sendable {
+        // @unchecked: every access to `messages` goes through the lock; metadata and level are set
+        // once, before the logger is handed to the client.
+        let messages = NIOLockedValueBox<[String]>([])
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            messages.withLockedValue { $0.append("\(event.message) \(event.metadata ?? [:])") }
+        }
+        func count(containing text: String) -> Int { messages.withLockedValue { $0.filter { $0.contains(text) }.count } }
+    }
+
+    func client(port: Int, recorder: Recorder) -> AMQPClient {
+        var options = TestBroker.options()
+        options.endpoints = [AMQPEndpoint(host: "127.0.0.1", port: port)]
+        return AMQPClient(options: options, logger: Logger(label: "startup") { _ in recorder })
+    }
+
+    /// A TCP relay from `port` to the test broker, started only when asked: the broker "comes up".
+    func startRelay(port: Int) throws -> Process {
+        let script = """
+            import asyncio, sys
+            async def pipe(reader, writer):
+                try:
+                    while data := await reader.read(65536):
+                        writer.write(data)
+                        await writer.drain()
+                finally:
+                    writer.close()
+            async def handle(reader, writer):
+                upstream_reader, upstream_writer = await asyncio.open_connection('127.0.0.1', int(sys.argv[2]))
+                await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+            async def main():
+                server = await asyncio.start_server(handle, '127.0.0.1', int(sys.argv[1]))
+                print('ready', flush=True)
+                async with server:
+                    await server.serve_forever()
+            asyncio.run(main())
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, String(port), String(TestBroker.port)]
+        let output = Pipe()
+        process.standardOutput = output
+        // Not the test's own streams: a child holding them open keeps `swift test` waiting after the end.
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        _ = try output.fileHandleForReading.read(upToCount: 6)  // "ready\n": listening
+        return process
+    }
+
+    func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        for _ in 0..<1500 {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("not within 30 s: \(what)")
+    }
+
+    @Test("nothing listening: the error says the connection was refused, and by whom")
+    func refusedInTheKernelsWords() async {
+        let client = client(port: 1, recorder: Recorder())
+        let error = await #expect(throws: AMQPError.self) { try await client.connect() }
+        #expect(error?.message == "connection refused by 127.0.0.1:1", "\(String(describing: error))")
+    }
+
+    @Test("a broker that comes up later is connected to within the window")
+    func brokerComesUpLater() async throws {
+        let port = FreePort.pick()
+        let recorder = Recorder()
+        let client = client(port: port, recorder: recorder)
+        let connecting = Task { try await client.connect(retryingFor: .seconds(60)) }
+        try await waitUntil("two failed rounds") { recorder.count(containing: "AMQP broker unreachable at start") >= 2 }
+        #expect(recorder.count(containing: "connection refused by 127.0.0.1:\(port)") >= 2)
+        let relay = try startRelay(port: port)
+        // SIGKILL: a child of the test runner may inherit a signal mask that blocks SIGTERM.
+        defer { kill(relay.processIdentifier, SIGKILL) }
+        try await connecting.value
+        #expect(client.generation == 1)
+        await client.close()
+    }
+
+    @Test("close() ends the wait for a broker that never comes")
+    func closeEndsTheWait() async throws {
+        let recorder = Recorder()
+        let client = client(port: FreePort.pick(), recorder: recorder)
+        let connecting = Task { try await client.connect(retryingFor: .seconds(600)) }
+        try await waitUntil("a failed round") { recorder.count(containing: "AMQP broker unreachable at start") >= 1 }
+        await client.close()
+        let error = await #expect(throws: AMQPError.self) { try await connecting.value }
+        #expect(error?.message.contains("closed while waiting for the broker") == true, "\(String(describing: error))")
+    }
+}
