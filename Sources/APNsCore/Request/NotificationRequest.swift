@@ -43,7 +43,7 @@ public struct NotificationRequest: Sendable {
         guard payload.count <= pushType.maximumPayloadSize else {
             throw NotificationError(
                 .payloadTooLarge,
-                "the payload has \(payload.count) bytes; a \(pushType) notification allows at most \(pushType.maximumPayloadSize)"
+                "the payload has \(payload.count) bytes; push type \(pushType) allows at most \(pushType.maximumPayloadSize)"
             )
         }
         self.deviceToken = deviceToken
