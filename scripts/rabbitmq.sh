@@ -50,9 +50,12 @@ start() {
 listeners.tcp.default = 127.0.0.1:$port
 log.console = false
 log.file.level = warning
+prometheus.tcp.ip = 127.0.0.1
+prometheus.tcp.port = $((port + 10000))
 CONF
-  # The random exchange (it ships with RabbitMQ) spreads jobs over partitions (topology.partitions).
-  echo "[rabbitmq_random_exchange]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
+  # The random exchange (it ships with RabbitMQ) spreads jobs over partitions (topology.partitions);
+  # the Prometheus endpoint (on the AMQP port + 10000) is what the broker alert rules are tested against.
+  echo "[rabbitmq_random_exchange,rabbitmq_prometheus]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
   epmd_start
   rabbitmq_exec setsid rabbitmq-server > "$state/server.out" 2>&1 < /dev/null &
   if ! rabbitmqctl -q wait "$RABBITMQ_PID_FILE" --timeout 90 > /dev/null || ! rabbitmqctl -q await_startup > /dev/null; then
@@ -77,7 +80,7 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   status) if running; then echo "running on 127.0.0.1:$port"; else echo "not running"; exit 1; fi ;;
-  env) echo "export APNS_TEST_AMQP_URL=amqp://guest:guest@127.0.0.1:$port/" ;;
+  env) echo "export APNS_TEST_AMQP_URL=amqp://guest:guest@127.0.0.1:$port/ APNS_TEST_BROKER_METRICS=127.0.0.1:$((port + 10000))" ;;
   ctl) shift; rabbitmq_exec rabbitmqctl "$@" ;;
   *) echo "usage: $0 start|stop|status|env|ctl ARGS..." >&2; exit 2 ;;
 esac

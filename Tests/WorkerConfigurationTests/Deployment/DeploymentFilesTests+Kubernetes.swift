@@ -89,6 +89,16 @@ extension DeploymentFilesTests {
             }
         }
 
+        @Test func theWorkerDownAlertFindsThePodsByTheirLabel() throws {
+            // Scraped through the pod annotations, a worker has no `apns-worker` job: the rule must
+            // match the label the usual labelmap makes of the pod's app.kubernetes.io/name.
+            let manifests = try KubernetesManifests()
+            let name = try #require(try manifests.deployment["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/name"].string)
+            let rules = try RepositoryFiles.text("deploy/prometheus/apns-worker.rules.yaml")
+            #expect(rules.contains(#"up{app_kubernetes_io_name="\#(name)"} == 0"#), "APNsWorkerDown does not match pods labelled \(name)")
+            #expect(try manifests.deployment["spec"]["template"]["metadata"]["annotations"]["prometheus.io/scrape"].string == "true")
+        }
+
         @Test func terminationGraceOutlastsPreStopAndTheDrain() throws {
             let manifests = try KubernetesManifests()
             let grace = try #require(try manifests.podSpec["terminationGracePeriodSeconds"].int)

@@ -16,6 +16,7 @@ struct PrometheusProcess {
     struct Alert: CustomStringConvertible {
         let name: String
         let state: String
+        var labels: [String: String] = [:]
         var description: String { "\(name) \(state)" }
     }
 
@@ -23,8 +24,26 @@ struct PrometheusProcess {
     private let process: Process
     private let folder: URL
 
-    /// Starts Prometheus and waits until it answers `/-/ready`.
+    /// One scrape job: its name, `host:port`, path and URL parameters.
+    struct ScrapeJob {
+        var name: String
+        var target: String
+        var path = "/metrics"
+        var parameters: [String: [String]] = [:]
+
+        var yaml: String {
+            let parameters = self.parameters.isEmpty ? "" : ", params: {\(self.parameters.map { "\($0.key): [\($0.value.map { "\"\($0)\"" }.joined(separator: ", "))]" }.joined(separator: ", "))}"
+            return "  - {job_name: \(name), metrics_path: \"\(path)\", static_configs: [{targets: [\"\(target)\"]}]\(parameters)}"
+        }
+    }
+
+    /// Starts Prometheus scraping a worker (job `apns-worker`) and waits until it answers `/-/ready`.
     init(target: String, rules: String) throws {
+        try self.init(jobs: [ScrapeJob(name: "apns-worker", target: target)], rules: rules)
+    }
+
+    /// Starts Prometheus with these scrape jobs and waits until it answers `/-/ready`.
+    init(jobs: [ScrapeJob], rules: String) throws {
         port = FreePort.pick()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("prometheus-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -32,8 +51,7 @@ struct PrometheusProcess {
             global: {scrape_interval: 1s, evaluation_interval: 1s}
             rule_files: ["\(rules)"]
             scrape_configs:
-              - job_name: apns-worker
-                static_configs: [{targets: ["\(target)"]}]
+            \(jobs.map(\.yaml).joined(separator: "\n"))
             """
         try Data(configuration.utf8).write(to: folder.appendingPathComponent("prometheus.yml"))
         process = Process()
@@ -82,7 +100,10 @@ struct PrometheusProcess {
     /// Alerts pending or firing.
     func alerts() throws -> [Alert] {
         let alerts = try api("alerts", [:])["alerts"] as? [[String: Any]] ?? []
-        return alerts.map { Alert(name: ($0["labels"] as? [String: String])?["alertname"] ?? "?", state: $0["state"] as? String ?? "?") }
+        return alerts.map { alert in
+            let labels = alert["labels"] as? [String: String] ?? [:]
+            return Alert(name: labels["alertname"] ?? "?", state: alert["state"] as? String ?? "?", labels: labels)
+        }
     }
 
     /// Polls `condition` every 200 ms for up to 30 s.

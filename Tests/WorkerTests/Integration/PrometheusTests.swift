@@ -1,6 +1,8 @@
+import AMQP
 import Foundation
 import Testing
 import TestSupport
+import Worker
 import WorkerConfiguration
 
 /// The alert rules in `deploy/prometheus/`, checked by Debian's `promtool`, and a real Prometheus
@@ -14,7 +16,7 @@ struct PrometheusTests {
     func promtool() throws {
         let check = try CommandOutput.run("/usr/bin/promtool", ["check", "rules", Self.rules])
         #expect(check.status == 0, "\(check.output)")
-        #expect(check.output.contains("SUCCESS: 12 rules found"), "\(check.output)")
+        #expect(check.output.contains("SUCCESS: 14 rules found"), "\(check.output)")
         let tests = try CommandOutput.run("/usr/bin/promtool", ["test", "rules", Self.ruleTests])
         #expect(tests.status == 0, "\(tests.output)")
         #expect(tests.output.contains("SUCCESS"), "\(tests.output)")
@@ -41,7 +43,7 @@ struct PrometheusTests {
         // Every rule has been evaluated against real series, and none failed to evaluate.
         try await prometheus.waitUntil("every rule evaluated") { try prometheus.rules().allSatisfy { $0.evaluated } }
         let rules = try prometheus.rules()
-        #expect(rules.count == 12)
+        #expect(rules.count == 14)
         #expect(rules.allSatisfy { $0.health == "ok" }, "\(rules.filter { $0.health != "ok" })")
         let alerts = try prometheus.alerts()
         #expect(alerts.isEmpty, "a healthy worker raised alerts: \(alerts)")
@@ -53,5 +55,42 @@ struct PrometheusTests {
             try prometheus.alerts().contains { $0.name == "APNsWorkerDown" && $0.state == "pending" }
         }
         await harness.tearDown()
+    }
+
+    @Test("Prometheus scrapes the broker's own endpoint: jobs with no consumer raise APNsJobsWithoutConsumers, a consumer clears it")
+    func brokerRules() async throws {
+        // A vhost of its own holding a queue of the default jobs name, which the rules match.
+        let vhost = "alerts-\(UUID().uuidString.prefix(8).lowercased())"
+        _ = try RabbitMQControl.run(["add_vhost", vhost])
+        defer { _ = try? RabbitMQControl.run(["delete_vhost", vhost]) }
+        _ = try RabbitMQControl.run(["set_permissions", "-p", vhost, "guest", ".*", ".*", ".*"])
+        var amqp = AMQPSection()
+        amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"]
+        let client = AMQPClient(options: try amqp.clientOptions(), logger: WorkerHarness.quietLogger("broker-rules"))
+        try await client.connect()
+        let topology = Topology(settings: TopologySection())
+        try await topology.declare(on: client)
+        for index in 0..<10 {
+            _ = try await client.publish(exchange: "apns.jobs", routingKey: "send", message: AMQPMessage(body: JobFactory.alert(id: "waiting-\(index)")), mandatory: true)
+        }
+        // As docs/operations.md says to scrape it: the detailed endpoint, two families, this vhost.
+        let broker = PrometheusProcess.ScrapeJob(
+            name: "rabbitmq", target: "127.0.0.1:\(TestBrokerPort.value + 10000)", path: "/metrics/detailed",
+            parameters: ["family": ["queue_coarse_metrics", "queue_consumer_count"], "vhost": [vhost]]
+        )
+        let prometheus = try PrometheusProcess(jobs: [broker], rules: Self.rules)
+        defer { prometheus.stop() }
+        try await prometheus.waitUntil("APNsJobsWithoutConsumers pending for \(vhost)") {
+            try prometheus.alerts().contains { $0.name == "APNsJobsWithoutConsumers" && $0.labels["vhost"] == vhost && $0.labels["queue"] == "apns.jobs" }
+        }
+        #expect(try prometheus.rules().allSatisfy { $0.health == "ok" })
+        // A worker (here: a consumer) takes the queue: the alert goes away.
+        let deliveries = try await client.consume(queue: "apns.jobs", prefetch: 1)
+        try await prometheus.waitUntil("APNsJobsWithoutConsumers cleared") {
+            try !prometheus.alerts().contains { $0.name == "APNsJobsWithoutConsumers" && $0.labels["vhost"] == vhost }
+        }
+        _ = deliveries
+        await client.cancelConsuming()
+        await client.close()
     }
 }
