@@ -39,8 +39,10 @@ struct AMQPClientConnectTests {
         let password = "not-the-password-\(UUID().uuidString)"
         options.endpoints[0].password = password
         let client = TestBroker.client(options)
-        let error = await #expect(throws: AMQPError.self) { try await client.connect() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: AMQPError.self) { try await client.connect(retryingFor: .seconds(300)) }
         #expect(error?.code == .brokerClosed(replyCode: 403))
+        #expect(ContinuousClock.now - started < .seconds(60), "a refused login is not retried: waiting cannot fix a password")
         #expect(error.map { !"\($0)".contains(password) } == true)
         #expect(!"\(options.endpoints[0])".contains(password))
     }

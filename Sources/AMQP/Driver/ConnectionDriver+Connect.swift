@@ -6,7 +6,8 @@ internal import Glibc
 extension ConnectionDriver {
     /// Tries every endpoint in order, round after round with the reconnect backoff, for at most
     /// `window` (one round when it is zero): a worker started before its broker waits for it. Throws
-    /// the last failure once the window is spent, or at once when `close()` is called meanwhile.
+    /// the last failure once the window is spent, at once when `close()` is called meanwhile, and at
+    /// once for a refusal no retry can change (``AMQPError/isConnectionLevel``: credentials, vhost).
     func connectFirstRounds(retryingFor window: Duration) throws(AMQPError) {
         let deadline = clock.now + window
         var backoff = ReconnectBackoff(initial: options.initialReconnectDelay, maximum: options.maximumReconnectDelay)
@@ -16,8 +17,9 @@ extension ConnectionDriver {
                 try connectFirstRound()
                 return
             } catch {
+                // A refusal a new attempt cannot change (a wrong password, a missing vhost) ends it now.
                 let delay = backoff.nextDelay(using: &random)
-                guard clock.now + delay < deadline else { throw error }
+                guard error.isConnectionLevel, clock.now + delay < deadline else { throw error }
                 logger.warning("AMQP broker unreachable at start; trying again", metadata: [
                     "in_seconds": "\(Self.tenths(delay))", "gives_up_in_seconds": "\(Self.tenths(deadline - clock.now))", "error": "\(error.message)",
                 ])
