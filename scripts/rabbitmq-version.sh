@@ -137,3 +137,12 @@ epmd_stop() {
   done < "$state/epmd.pid"
   if [ ${#kept[@]} -gt 0 ]; then printf '%s\n' "${kept[@]}" > "$state/epmd.pid"; else rm -f "$state/epmd.pid"; fi
 }
+
+# Configuration lines of the version in use. 4.0 nodes deny what RabbitMQ 4.3 denies by default (a
+# global basic.qos, transient non-exclusive queues): the worker and its tools must never need them, and
+# a test run against such a node proves it.
+rabbitmq_conf_extra() {
+  if [ "$rabbitmq_version" = 4.0 ]; then
+    printf '%s\n' "deprecated_features.permit.global_qos = false" "deprecated_features.permit.transient_nonexcl_queues = false"
+  fi
+}

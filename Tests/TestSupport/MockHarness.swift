@@ -45,7 +45,9 @@ public struct MockHarness: Sendable {
         configuration.minimumConnectInterval = .milliseconds(10)
         configuration.initialReconnectDelay = .milliseconds(20)
         configuration.maximumReconnectDelay = .milliseconds(200)
-        configuration.requestTimeout = .seconds(5)
+        // Generous: a loaded machine's first handshake can outlast 5 s, and a test that means a timeout
+        // sets its own (ClientFaultTests, ClientFlowControlTests).
+        configuration.requestTimeout = .seconds(30)
         adjust(&configuration)
         return configuration
     }
