@@ -69,7 +69,7 @@ log.file.level = warning
 cluster_partition_handling = pause_minority
 prometheus.tcp.ip = 127.0.0.1
 prometheus.tcp.port = $((RABBITMQ_NODE_PORT + 10000))
-$(rabbitmq_conf_extra)
+$(rabbitmq_conf_extra cluster)
 CONF
   # A quorum retry tier dead-letters at-least-once through a worker process that waits this long for
   # the target queue's confirm before it sends again. RabbitMQ's default (180 s) holds retries that

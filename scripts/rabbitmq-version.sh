@@ -140,9 +140,12 @@ epmd_stop() {
 
 # Configuration lines of the version in use. 4.0 nodes deny what RabbitMQ 4.3 denies by default (a
 # global basic.qos, transient non-exclusive queues): the worker and its tools must never need them, and
-# a test run against such a node proves it.
+# a test run against such a node proves it. `cluster` leaves transient queues permitted: denying them
+# makes 4.0.5 check for them at boot, and after a kill -9 that check can run before the queue table is
+# loaded and fail the boot (2 of 4 restarts in the cluster tier: failed_to_deny_deprecated_features).
 rabbitmq_conf_extra() {
   if [ "$rabbitmq_version" = 4.0 ]; then
-    printf '%s\n' "deprecated_features.permit.global_qos = false" "deprecated_features.permit.transient_nonexcl_queues = false"
+    echo "deprecated_features.permit.global_qos = false"
+    if [ "${1:-}" != cluster ]; then echo "deprecated_features.permit.transient_nonexcl_queues = false"; fi
   fi
 }

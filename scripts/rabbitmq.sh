@@ -52,7 +52,7 @@ log.console = false
 log.file.level = warning
 prometheus.tcp.ip = 127.0.0.1
 prometheus.tcp.port = $((port + 10000))
-$(rabbitmq_conf_extra)
+$(rabbitmq_conf_extra single)
 CONF
   # The random exchange (it ships with RabbitMQ) spreads jobs over partitions (topology.partitions);
   # the Prometheus endpoint (on the AMQP port + 10000) is what the broker alert rules are tested against.

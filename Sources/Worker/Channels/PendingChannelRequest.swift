@@ -10,9 +10,9 @@ final class PendingChannelRequest: Sendable {
     let credentialName: String
     let endpoint: APNsEndpoint
 
-    /// Names this delivery in ``UnsettledOutcomes``.
-    var outcomeKey: UnsettledOutcomes.Key {
-        UnsettledOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: context.delivery.message.body)
+    /// Names this delivery in ``AnsweredOutcomes``.
+    var outcomeKey: AnsweredOutcomes.Key {
+        AnsweredOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: context.delivery.message.body)
     }
 
     init(job: ChannelJob, context: ResultContext, credential: APNsCredential, credentialName: String, endpoint: APNsEndpoint) {

@@ -45,7 +45,7 @@ struct WorkerMetrics: Sendable {
     /// Deliveries whose broker connection closed before they started, or before their outcome was
     /// published: the broker had requeued them already, so they were dropped (their outcome remembered).
     let superseded = Counter(label: supersededMetric.name)
-    /// Redeliveries answered from ``UnsettledOutcomes`` instead of a second push.
+    /// Redeliveries answered from ``AnsweredOutcomes`` instead of a second push.
     let republished = Counter(label: republishedMetric.name)
     /// Publications the broker returned (no route) or refused (404): the alarm for a missing results exchange.
     let unroutable = Counter(label: unroutableMetric.name)

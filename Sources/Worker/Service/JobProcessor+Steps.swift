@@ -38,7 +38,7 @@ extension JobProcessor {
         case .success(.notification(let decoded)):
             job = decoded
         }
-        if unsettled.count > 0, let remembered = rememberedOutcome(UnsettledOutcomes.Key(job, body: delivery.message.body), jobID: job.id) {
+        if delivery.redelivered, let remembered = rememberedOutcome(AnsweredOutcomes.Key(job, body: delivery.message.body), jobID: job.id) {
             return remembered
         }
         let resolved: (entry: CredentialRegistry.Entry, endpoint: APNsEndpoint)
@@ -61,13 +61,13 @@ extension JobProcessor {
         return .send(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint))
     }
 
-    /// The outcome an earlier delivery of this job left in ``UnsettledOutcomes``, as the step that
+    /// The outcome an earlier delivery of this job left in ``AnsweredOutcomes``, as the step that
     /// publishes it again instead of pushing again; nil when there is none.
-    func rememberedOutcome(_ key: UnsettledOutcomes.Key, jobID: String) -> JobStep? {
-        guard let outcome = unsettled.outcome(for: key) else { return nil }
+    func rememberedOutcome(_ key: AnsweredOutcomes.Key, jobID: String) -> JobStep? {
+        guard let outcome = answered.outcome(for: key) else { return nil }
         metrics.republished.increment()
         logger.info("redelivered job already answered by APNs: publishing its outcome again, not pushing again", metadata: ["job": "\(jobID)"])
-        return .republish(outcome, key)
+        return .republish(outcome)
     }
 
     /// What to publish after the send: the verdict on `outcome`, pausing the credential if APNs refused it.

@@ -34,8 +34,8 @@ public final class JobProcessor: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
     let metrics: WorkerMetrics
-    /// Outcomes of jobs APNs answered whose publications the broker did not confirm (see ``UnsettledOutcomes``).
-    let unsettled = UnsettledOutcomes()
+    /// Outcomes of jobs APNs answered, for their redeliveries (see ``AnsweredOutcomes``).
+    let answered = AnsweredOutcomes()
     /// Jobs at APNs now, which their redeliveries wait for (see ``JobsAtAPNs``).
     let atAPNs = JobsAtAPNs()
     /// Called when the broker refused a publication because its exchange does not exist (404): the
@@ -138,18 +138,22 @@ public final class JobProcessor: Sendable {
         switch step {
         case .publish(let publications):
             await finish(delivery, with: publications)
-        case .republish(let publications, let key):
-            if await finish(delivery, with: publications) { unsettled.forget(key) } else { unsettled.remember(key, publications) }
+        case .republish(let publications):
+            // Still remembered: this delivery's ack can be lost as the first one's was.
+            await finish(delivery, with: publications)
         case .channel(let pending):
             atAPNs.begin(pending.job.id)
             let publications = await send(pending)
-            if await !finish(delivery, with: publications) { unsettled.remember(pending.outcomeKey, publications) }
+            answered.remember(pending.outcomeKey, publications)
+            await finish(delivery, with: publications)
             atAPNs.end(pending.job.id)
         case .send(let pending):
             atAPNs.begin(pending.job.id)
             let publications = if let multicast = pending.job.multicast { await sendMulticast(pending, multicast) } else { await send(pending) }
-            // APNs has answered: if the broker does not take the outcome, the redelivery must not push again.
-            if await !finish(delivery, with: publications) { unsettled.remember(pending.outcomeKey, publications) }
+            // APNs has answered: whatever becomes of the publications or the ack, a redelivery must not
+            // push again.
+            answered.remember(pending.outcomeKey, publications)
+            await finish(delivery, with: publications)
             atAPNs.end(pending.job.id)
         }
     }

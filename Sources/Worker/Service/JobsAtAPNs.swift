@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 ///
 /// When a connection or channel closes, the broker requeues every unacked delivery at once and
 /// redelivers them within milliseconds, while their first deliveries may still be waiting for APNs.
-/// A redelivery that overtakes its first delivery finds nothing in ``UnsettledOutcomes`` yet and would
+/// A redelivery that overtakes its first delivery finds nothing in ``AnsweredOutcomes`` yet and would
 /// push the notification a second time; waiting here until the first one's outcome is remembered lets
 /// it publish that outcome instead. Keyed by job id only: two different jobs sharing an id merely wait
 /// for each other.

@@ -15,9 +15,9 @@ final class PendingSend: Sendable {
     let credentialName: String
     let endpoint: APNsEndpoint
 
-    /// Names this delivery in ``UnsettledOutcomes`` (computed only when its publications fail).
-    var outcomeKey: UnsettledOutcomes.Key {
-        UnsettledOutcomes.Key(job, body: context.delivery.message.body)
+    /// Names this delivery in ``AnsweredOutcomes`` (computed only when its publications fail).
+    var outcomeKey: AnsweredOutcomes.Key {
+        AnsweredOutcomes.Key(job, body: context.delivery.message.body)
     }
 
     init(job: Job, context: ResultContext, credential: APNsCredential, credentialName: String, endpoint: APNsEndpoint) {

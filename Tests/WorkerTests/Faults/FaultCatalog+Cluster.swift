@@ -38,6 +38,27 @@ extension FaultCatalog {
         return scenario
     }
 
+    /// The leader's loss with as much in flight as the worker can have: APNs answers at once, the jobs
+    /// are queued before the worker starts, and the node dies once a quarter were accepted. Run several
+    /// times (`round`), because the bound must hold every time, not once.
+    static func clusterLeaderKillInFlight(round: Int) -> FaultScenario {
+        var scenario = clusterScenario(
+            "cluster-in-flight-\(round)",
+            "20,000 jobs queued first, APNs answering at once; at 5,000 accepted pushes the node that leads the jobs and results queues and holds the worker's connection gets `kill -9`, restarted 5 s later. Duplicate results stay within the prefetch (200) and no push is repeated: the worker process lives, and remembers what APNs accepted. Round \(round) of 3.",
+            jobs: FaultJob.alerts("inflight\(round)", count: 20_000), latency: 0, duplicates: 200
+        )
+        scenario.mock = { _ in }
+        scenario.maximumDuplicateAPNsIDs = 0
+        scenario.maximumRequests = { $0.scenario.jobs.count }
+        scenario.action = { run in
+            try await run.waitForAccepted(5000)
+            try await run.cluster("kill", "1")
+            try await Task.sleep(for: .seconds(5))
+            try await run.cluster("restart", "1")
+        }
+        return scenario
+    }
+
     @Sendable static func clusterNodeStop() -> FaultScenario {
         var scenario = clusterScenario(
             "cluster-node-stop",

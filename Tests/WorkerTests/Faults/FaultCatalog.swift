@@ -38,6 +38,9 @@ enum FaultCatalog {
     /// The cluster tier (`make faults-cluster`, `APNS_FAULTS=cluster`): three RabbitMQ nodes.
     static let clusterBuilders: [(name: String, make: @Sendable () -> FaultScenario)] = [
         ("cluster-leader-kill", clusterLeaderKill),
+        ("cluster-in-flight-1", { clusterLeaderKillInFlight(round: 1) }),
+        ("cluster-in-flight-2", { clusterLeaderKillInFlight(round: 2) }),
+        ("cluster-in-flight-3", { clusterLeaderKillInFlight(round: 3) }),
         ("cluster-node-stop", clusterNodeStop),
         ("cluster-rolling-restart", clusterRollingRestart),
         ("cluster-retries-dead-letters", clusterRetriesAndDeadLetters),

@@ -131,10 +131,15 @@ struct FaultRun: Sendable {
 
     static let clusterScriptPath = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq-cluster.sh").path
 
-    /// Runs `scripts/rabbitmq-cluster.sh ARGUMENTS…`.
+    /// Runs `scripts/rabbitmq-cluster.sh ARGUMENTS…`; a failure quotes the end of what it printed.
     static func clusterScript(_ arguments: [String]) async throws {
-        let status = try await Subprocess.run(["/bin/bash", clusterScriptPath] + arguments)
-        guard status == 0 else { throw HarnessError("scripts/rabbitmq-cluster.sh \(arguments.joined(separator: " ")) exited with \(status)") }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-\(UUID().uuidString.prefix(8)).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let status = try await Subprocess.run(["/bin/bash", clusterScriptPath] + arguments, log: log)
+        guard status == 0 else {
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw HarnessError("scripts/rabbitmq-cluster.sh \(arguments.joined(separator: " ")) exited with \(status): \(output.suffix(1500))")
+        }
     }
 
     /// `scripts/rabbitmq-cluster.sh ARGUMENTS…` (kill, stop-node, restart a node), noted in the row.

@@ -7,15 +7,15 @@ import Foundation
 /// wait for the broker to stop rather than the script: the script stays a zombie and `isRunning` true.
 /// Here the child gets /dev/null and no other descriptor of ours, and `waitpid` tells when it exits.
 enum Subprocess {
-    /// Runs `arguments[0]` (an absolute path) with `arguments`, output discarded; returns its exit
-    /// status, or throws after `timeout` (the child is then killed).
-    static func run(_ arguments: [String], timeout: Duration = .seconds(180)) async throws -> Int32 {
+    /// Runs `arguments[0]` (an absolute path) with `arguments`, its output in `log` (discarded when
+    /// nil); returns its exit status, or throws after `timeout` (the child is then killed).
+    static func run(_ arguments: [String], timeout: Duration = .seconds(180), log: String? = nil) async throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // Nothing else of this process (sockets of the mock, the readers, `Process`'s own) may live on in
         // what the child leaves running.
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []

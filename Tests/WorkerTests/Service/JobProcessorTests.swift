@@ -87,12 +87,35 @@ struct JobProcessorTests {
         await processor.process(Self.delivery(Self.job("j-1"), tag: 3, generation: 1))
         #expect(sender.sends == 1)
         #expect(broker.published.isEmpty, "the broker requeued the delivery; publishing now would duplicate")
-        #expect(processor.unsettled.count == 1)
+        #expect(processor.answered.count == 1)
         await processor.process(Self.delivery(Self.job("j-1"), tag: 1, redelivered: true, generation: 2))
         #expect(sender.sends == 1, "no second push")
         #expect(Self.results(broker).map(\.status) == [.delivered])
         #expect(broker.acked == [1])
-        #expect(processor.unsettled.count == 0)
+        #expect(processor.answered.count == 1, "kept: this ack can be lost too")
+    }
+
+    @Test("an ack lost with the node (acked, then redelivered): the redelivery publishes the answer again, no second push")
+    func ackLost() async throws {
+        let broker = FakeBroker()
+        let sender = FakeSender()
+        let processor = try Self.processor(broker: broker, sender: sender)
+        await processor.process(Self.delivery(Self.job("j-1"), tag: 1, generation: 1))
+        #expect(broker.acked == [1] && sender.sends == 1)
+        await processor.process(Self.delivery(Self.job("j-1"), tag: 2, redelivered: true, generation: 1))
+        #expect(sender.sends == 1, "no second push")
+        #expect(Self.results(broker).map(\.status) == [.delivered, .delivered], "its result again: the first may be the lost one's")
+        #expect(broker.acked == [1, 2])
+    }
+
+    @Test("a job its producer publishes again (not a redelivery) is a new push, even with the same id and body")
+    func publishedAgainIsPushedAgain() async throws {
+        let broker = FakeBroker()
+        let sender = FakeSender()
+        let processor = try Self.processor(broker: broker, sender: sender)
+        await processor.process(Self.delivery(Self.job("j-1"), tag: 1, generation: 1))
+        await processor.process(Self.delivery(Self.job("j-1"), tag: 2, generation: 1))
+        #expect(sender.sends == 2)
     }
 
     @Test("a publish whose outcome is unknown (connection lost): requeued, remembered, and answered from memory next time")

@@ -1,0 +1,96 @@
+import AMQP
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The outcomes of jobs APNs answered, so that a redelivery of one publishes the same outcome again
+/// instead of pushing the notification a second time.
+///
+/// A job comes back whenever the broker did not take its outcome (a publication returned, or nacked
+/// through every republish) or never got its ack (the connection, or the node holding it, died after
+/// the ack was written). Remembering only the first case, 3 of 8 cluster runs in which the node holding
+/// the worker's connection was killed pushed jobs twice (up to 29) while the worker process lived: their
+/// acks were lost with the node. And before any of it, 50 jobs with nowhere to put their results made
+/// 1,050 APNs requests. So every answered job is remembered, for as long as a redelivery can come back.
+///
+/// Only redeliveries look here: a job its producer publishes again is a new push. Only this process
+/// remembers, so a redelivery that reaches another worker is pushed again (at-least-once). Bounded by
+/// bytes and by age, the oldest going first: a lost ack's redelivery comes back first in the queue
+/// right after the reconnect, before newer answers can push its outcome out.
+final class AnsweredOutcomes: Sendable {
+    /// One job's delivery: its id, the attempts before it, and its body's hash (a job re-published
+    /// with different content is a different job).
+    struct Key: Hashable, Sendable {
+        let jobID: String
+        let previousAttempts: Int
+        let bodyHash: Int
+
+        init(jobID: String, previousAttempts: Int, body: [UInt8]) {
+            self.jobID = jobID
+            self.previousAttempts = previousAttempts
+            var hasher = Hasher()
+            body.withUnsafeBytes { hasher.combine(bytes: $0) }
+            bodyHash = hasher.finalize()
+        }
+
+        /// The key of a delivery of `job` whose message body is `body`.
+        init(_ job: Job, body: [UInt8]) {
+            self.init(jobID: job.id, previousAttempts: job.previousAttempts, body: body)
+        }
+    }
+
+    private struct Entry {
+        let publications: [Publication]
+        let rememberedAt: ContinuousClock.Instant
+        let bytes: Int
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        /// Keys in the order they were remembered, with when: a key remembered again has a newer stamp
+        /// in `entries`, and its older place here is skipped.
+        var order = CircularBuffer<(key: Key, at: ContinuousClock.Instant)>()
+        var bytes = 0
+    }
+
+    /// Bytes of publications kept at most (bodies, routes, and an allowance for properties).
+    let budget: Int
+    let maximumAge: Duration
+    private let state = NIOLockedValueBox(State())
+
+    /// 8 MiB hold some 12,000 single-job results, dozens of prefetch windows.
+    init(budget: Int = 8 << 20, maximumAge: Duration = .seconds(600)) {
+        self.budget = budget
+        self.maximumAge = maximumAge
+    }
+
+    /// How many outcomes are remembered, and their bytes.
+    var count: Int { state.withLockedValue { $0.entries.count } }
+    var bytes: Int { state.withLockedValue { $0.bytes } }
+
+    /// Keeps `publications` for `key`, dropping the oldest outcomes beyond the budget or the age limit.
+    func remember(_ key: Key, _ publications: [Publication], now: ContinuousClock.Instant = .now) {
+        let bytes = publications.reduce(0) { $0 + $1.message.body.count + $1.exchange.utf8.count + $1.routingKey.utf8.count + 256 }
+        state.withLockedValue { state in
+            if let replaced = state.entries.updateValue(Entry(publications: publications, rememberedAt: now, bytes: bytes), forKey: key) {
+                state.bytes -= replaced.bytes
+            }
+            state.bytes += bytes
+            state.order.append((key, now))
+            while let oldest = state.order.first, state.bytes > budget || now - oldest.at > maximumAge {
+                state.order.removeFirst()
+                // Only the key's newest place in the order removes it.
+                guard let entry = state.entries[oldest.key], entry.rememberedAt == oldest.at else { continue }
+                state.entries[oldest.key] = nil
+                state.bytes -= entry.bytes
+            }
+        }
+    }
+
+    /// The outcome remembered for `key`, if it is young enough.
+    func outcome(for key: Key, now: ContinuousClock.Instant = .now) -> [Publication]? {
+        state.withLockedValue { state in
+            guard let entry = state.entries[key], now - entry.rememberedAt <= maximumAge else { return nil }
+            return entry.publications
+        }
+    }
+}

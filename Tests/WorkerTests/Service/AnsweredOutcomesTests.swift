@@ -1,0 +1,76 @@
+import AMQP
+import Testing
+@testable import Worker
+
+/// Remembering what APNs answered: keyed by the delivery's content, bounded in bytes and age, the
+/// oldest going first; time is passed in, never waited for.
+@Suite("Answered outcomes")
+struct AnsweredOutcomesTests {
+    static let start = ContinuousClock.now
+
+    static func result(_ id: String, size: Int = 0) -> [Publication] {
+        let body = Array(id.utf8) + [UInt8](repeating: 0x20, count: size)
+        return [Publication(exchange: "results", routingKey: "result.delivered", message: AMQPMessage(body: body), kind: .result(status: "delivered", reason: nil, credential: nil))]
+    }
+
+    static func key(_ id: String, attempts: Int = 0, body: String = "{}") -> AnsweredOutcomes.Key {
+        AnsweredOutcomes.Key(jobID: id, previousAttempts: attempts, body: Array(body.utf8))
+    }
+
+    @Test("an outcome is found again for the same delivery")
+    func remember() {
+        let outcomes = AnsweredOutcomes()
+        #expect(outcomes.count == 0)
+        outcomes.remember(Self.key("a"), Self.result("a"), now: Self.start)
+        #expect(outcomes.count == 1)
+        #expect(outcomes.outcome(for: Self.key("a"), now: Self.start)?.first?.message.body == Array("a".utf8))
+        #expect(outcomes.outcome(for: Self.key("b"), now: Self.start) == nil)
+    }
+
+    @Test("another body, or another attempt, of the same job id is not the same delivery")
+    func keyedByContent() {
+        let outcomes = AnsweredOutcomes()
+        outcomes.remember(Self.key("a", body: #"{"v":1}"#), Self.result("a"), now: Self.start)
+        #expect(outcomes.outcome(for: Self.key("a", body: #"{"v":2}"#), now: Self.start) == nil)
+        #expect(outcomes.outcome(for: Self.key("a", attempts: 1, body: #"{"v":1}"#), now: Self.start) == nil)
+        #expect(outcomes.outcome(for: Self.key("a", body: #"{"v":1}"#), now: Self.start) != nil)
+    }
+
+    @Test("beyond the byte budget the oldest are dropped, and the bytes stay within it")
+    func bounded() {
+        // Each result costs its body (1,001 bytes), its route (7 + 16) and 256: 1,280 bytes.
+        let outcomes = AnsweredOutcomes(budget: 3 * 1280)
+        for (index, id) in ["a", "b", "c", "d", "e"].enumerated() {
+            outcomes.remember(Self.key(id), Self.result(id, size: 1000), now: Self.start + .seconds(index))
+        }
+        #expect(outcomes.count == 3)
+        #expect(outcomes.bytes == 3 * 1280)
+        #expect(outcomes.outcome(for: Self.key("a"), now: Self.start + .seconds(5)) == nil)
+        #expect(outcomes.outcome(for: Self.key("b"), now: Self.start + .seconds(5)) == nil)
+        #expect(outcomes.outcome(for: Self.key("e"), now: Self.start + .seconds(5)) != nil)
+    }
+
+    @Test("a key remembered again keeps its newest outcome and is counted once")
+    func rememberedAgain() {
+        let outcomes = AnsweredOutcomes(budget: 2 * 1280)
+        outcomes.remember(Self.key("a"), Self.result("a", size: 1000), now: Self.start)
+        outcomes.remember(Self.key("b"), Self.result("b", size: 1000), now: Self.start + .seconds(1))
+        outcomes.remember(Self.key("a"), Self.result("a", size: 1000), now: Self.start + .seconds(2))
+        #expect(outcomes.count == 2 && outcomes.bytes == 2 * 1280)
+        // "c" pushes out the oldest place: b's (a's first place is stale and skipped).
+        outcomes.remember(Self.key("c"), Self.result("c", size: 1000), now: Self.start + .seconds(3))
+        #expect(outcomes.outcome(for: Self.key("a"), now: Self.start + .seconds(3)) != nil)
+        #expect(outcomes.outcome(for: Self.key("b"), now: Self.start + .seconds(3)) == nil)
+        #expect(outcomes.count == 2)
+    }
+
+    @Test("an outcome older than the age limit is not used, and goes at the next remember")
+    func aged() {
+        let outcomes = AnsweredOutcomes(maximumAge: .seconds(600))
+        outcomes.remember(Self.key("a"), Self.result("a"), now: Self.start)
+        #expect(outcomes.outcome(for: Self.key("a"), now: Self.start + .seconds(600)) != nil)
+        #expect(outcomes.outcome(for: Self.key("a"), now: Self.start + .seconds(601)) == nil)
+        outcomes.remember(Self.key("b"), Self.result("b"), now: Self.start + .seconds(601))
+        #expect(outcomes.count == 1)
+    }
+}
