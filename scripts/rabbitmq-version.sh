@@ -9,8 +9,8 @@
 # other command (ctl, stop, kill, restart) uses that one, and start refuses another while a node runs.
 # Each version keeps its own data and logs there (mnesia and log; mnesia-4.0 and log-4.0): a 4.0 node
 # cannot read a 3.10 node's data. PID file, config, cookie and ports are the same for both.
-# A 4.0 program runs chrooted in that root, in a mount namespace of its own where the state folder is
-# bind-mounted at the path it has here (so the PID file names the same process: host and root share the
+# A 4.0 program runs chrooted in that root, in a mount namespace of its own where the state folder (and
+# /tmp) is bind-mounted at the path it has here (so the PID file names the same process: host and root share the
 # PID namespace, and the network) and /proc is mounted. Those mounts end with its last process: none is
 # ever left behind, nor seen on the host (findmnt). Its epmd listens on a port of its own (ERL_EPMD_PORT),
 # never the host's 4369 that 3.10 nodes use.
@@ -50,6 +50,8 @@ rabbitmq_exec() {
     root=$1 state=$2
     shift 2
     mount --bind "$state" "$root$state"
+    # Files rabbitmqctl is given (import_definitions FILE) are where the caller wrote them: /tmp.
+    mount --bind /tmp "$root/tmp"
     mount -t proc proc "$root/proc"
     exec chroot "$root" /usr/bin/env PATH=/usr/lib/rabbitmq/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"' \
     sh "$rabbitmq_root" "$state" "$@"

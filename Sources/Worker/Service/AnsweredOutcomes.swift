@@ -12,7 +12,9 @@ import NIOCore
 /// acks were lost with the node. And before any of it, 50 jobs with nowhere to put their results made
 /// 1,050 APNs requests. So every answered job is remembered, for as long as a redelivery can come back.
 ///
-/// Only redeliveries look here: a job its producer publishes again is a new push. Only this process
+/// Only redeliveries look here, and dead letters an operator replayed, when APNs had accepted them (a
+/// replayed failure is a request for another try): a job its producer publishes again is a new push.
+/// Only this process
 /// remembers, so a redelivery that reaches another worker is pushed again (at-least-once). Bounded by
 /// bytes and by age, the oldest going first: a lost ack's redelivery comes back first in the queue
 /// right after the reconnect, before newer answers can push its outcome out.
@@ -38,8 +40,14 @@ final class AnsweredOutcomes: Sendable {
         }
     }
 
-    private struct Entry {
+    /// What was decided for a delivery, and whether APNs accepted a push of it.
+    struct Outcome {
         let publications: [Publication]
+        let accepted: Bool
+    }
+
+    private struct Entry {
+        let outcome: Outcome
         let rememberedAt: ContinuousClock.Instant
         let bytes: Int
     }
@@ -70,8 +78,12 @@ final class AnsweredOutcomes: Sendable {
     /// Keeps `publications` for `key`, dropping the oldest outcomes beyond the budget or the age limit.
     func remember(_ key: Key, _ publications: [Publication], now: ContinuousClock.Instant = .now) {
         let bytes = publications.reduce(0) { $0 + $1.message.body.count + $1.exchange.utf8.count + $1.routingKey.utf8.count + 256 }
+        let accepted = publications.contains { publication in
+            if case .result(let status, _, _) = publication.kind { status == JobStatus.delivered.rawValue || status == JobStatus.partial.rawValue } else { false }
+        }
+        let entry = Entry(outcome: Outcome(publications: publications, accepted: accepted), rememberedAt: now, bytes: bytes)
         state.withLockedValue { state in
-            if let replaced = state.entries.updateValue(Entry(publications: publications, rememberedAt: now, bytes: bytes), forKey: key) {
+            if let replaced = state.entries.updateValue(entry, forKey: key) {
                 state.bytes -= replaced.bytes
             }
             state.bytes += bytes
@@ -87,10 +99,10 @@ final class AnsweredOutcomes: Sendable {
     }
 
     /// The outcome remembered for `key`, if it is young enough.
-    func outcome(for key: Key, now: ContinuousClock.Instant = .now) -> [Publication]? {
+    func outcome(for key: Key, now: ContinuousClock.Instant = .now) -> Outcome? {
         state.withLockedValue { state in
             guard let entry = state.entries[key], now - entry.rememberedAt <= maximumAge else { return nil }
-            return entry.publications
+            return entry.outcome
         }
     }
 }

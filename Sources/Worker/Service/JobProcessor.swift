@@ -164,14 +164,14 @@ public final class JobProcessor: Sendable {
     @inline(never)
     private func afterEarlierDelivery(_ pending: PendingSend) async -> JobStep {
         guard await atAPNs.waitUntilSettled(pending.job.id) else { return .send(pending) }
-        return rememberedOutcome(pending.outcomeKey, jobID: pending.job.id) ?? .send(pending)
+        return rememberedOutcome(pending.outcomeKey, jobID: pending.job.id, delivery: pending.context.delivery) ?? .send(pending)
     }
 
     /// The same for a channel job: a create or a broadcast sent twice makes two channels or two pushes.
     @inline(never)
     private func afterEarlierDelivery(_ pending: PendingChannelRequest) async -> JobStep {
         guard await atAPNs.waitUntilSettled(pending.job.id) else { return .channel(pending) }
-        return rememberedOutcome(pending.outcomeKey, jobID: pending.job.id) ?? .channel(pending)
+        return rememberedOutcome(pending.outcomeKey, jobID: pending.job.id, delivery: pending.context.delivery) ?? .channel(pending)
     }
 
     /// Sends the job and turns APNs' answer (or its absence) into what to publish.

@@ -46,12 +46,22 @@ public struct Topology: Sendable {
             if index > 0 { arguments["x-queue-leader-locator"] = .string("balanced") }
             return AMQPQueueDeclaration(name: name, arguments: arguments)
         }
-        queues.append(AMQPQueueDeclaration(name: settings.deadQueue, arguments: ["x-queue-type": .string("quorum")]))
+        queues += keptQueues
         queues += retryQueues
-        if let results = settings.resultsQueue {
-            queues.append(AMQPQueueDeclaration(name: results, arguments: ["x-queue-type": .string("quorum")]))
-        }
         return queues
+    }
+
+    /// A delivery limit no message reaches: RabbitMQ 4.x drops a quorum-queue message after 20 deliveries
+    /// when no limit is set (requeues and a closed channel's returns count), and 3.10 drops it at once
+    /// when the limit is -1, 4.x's "none".
+    public static let unlimitedDeliveries: Int64 = 1_000_000_000
+
+    /// The queues whose messages wait for people: dead letters (`dead-letters list` looks at each one and
+    /// hands it back) and results (`results` reads without taking). Without their own limit, a letter
+    /// looked at 20 times would be gone on RabbitMQ 4.x.
+    public var keptQueues: [AMQPQueueDeclaration] {
+        let arguments: [String: AMQPFieldValue] = ["x-queue-type": .string("quorum"), "x-delivery-limit": .int(Self.unlimitedDeliveries)]
+        return [settings.deadQueue, settings.resultsQueue].compactMap { $0 }.map { AMQPQueueDeclaration(name: $0, arguments: arguments) }
     }
 
     /// One quorum queue per retry tier (RabbitMQ 3.10 and later expire messages in quorum queues).
@@ -99,14 +109,15 @@ public struct Topology: Sendable {
     /// Declares everything (idempotent) and removes ``obsoleteBindings``. An `x-random` exchange the
     /// broker does not know is reported as the plugin it needs.
     ///
-    /// A retry tier that an earlier version declared as a classic queue cannot be redeclared as a
-    /// quorum queue (RabbitMQ answers 406): it is kept as it is, and the returned warnings say so and
-    /// how to migrate it. Everything else that fails throws.
+    /// A queue an earlier version declared with other arguments cannot be redeclared (RabbitMQ answers
+    /// 406): a retry tier declared as a classic queue, a dead-letter or results queue without its
+    /// delivery limit. It is kept as it is, and the returned warnings say so and how to put it right.
+    /// Everything else that fails throws.
     @discardableResult
     public func declare(on amqp: AMQPClient) async throws -> [String] {
-        let retryNames = Set(retryQueues.map(\.name))
+        let oneByOne = Set((retryQueues + keptQueues).map(\.name))
         do {
-            try await amqp.declare(exchanges: exchanges, queues: queues.filter { !retryNames.contains($0.name) })
+            try await amqp.declare(exchanges: exchanges, queues: queues.filter { !oneByOne.contains($0.name) })
         } catch let error as AMQPError where isPartitioned && "\(error)".contains("x-random") {
             throw TopologyError(
                 "topology.partitions \(settings.partitions) needs RabbitMQ's random exchange: run `rabbitmq-plugins enable rabbitmq_random_exchange` on every node (\(error))"
@@ -114,20 +125,35 @@ public struct Topology: Sendable {
         }
         var warnings: [String] = []
         for queue in retryQueues {
-            do {
-                try await amqp.declare(queues: [queue])
-            } catch let error as AMQPError where error.code == .brokerClosed(replyCode: 406) {
-                try await amqp.checkQueue(queue.name)
-                warnings.append(
-                    "retry tier queue \(queue.name) exists as a classic queue (an earlier version declared it so): while its node is down, "
-                        + "retries to it come back unroutable and wait in the jobs queue. To make it a quorum queue, let it empty, delete it "
-                        + "and run `apns-worker declare` (\(error))"
-                )
+            try await declareKeepingEarlier(queue, on: amqp, into: &warnings) { error in
+                "retry tier queue \(queue.name) exists as a classic queue (an earlier version declared it so): while its node is down, "
+                    + "retries to it come back unroutable and wait in the jobs queue. To make it a quorum queue, let it empty, delete it "
+                    + "and run `apns-worker declare` (\(error))"
+            }
+        }
+        for queue in keptQueues {
+            try await declareKeepingEarlier(queue, on: amqp, into: &warnings) { error in
+                "queue \(queue.name) exists without a delivery limit (an earlier version declared it so): RabbitMQ 4.x drops a message "
+                    + "of it after 20 deliveries, so a dead letter or result looked at 20 times is lost. Give it one with a policy: "
+                    + "rabbitmqctl set_policy apns-keep '^\(queue.name.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "\\."))$' "
+                    + "'{\"delivery-limit\":\(Self.unlimitedDeliveries)}' --apply-to quorum_queues (\(error))"
             }
         }
         try await amqp.declare(bindings: bindings)
         for binding in obsoleteBindings { try await amqp.unbind(binding) }
         return warnings
+    }
+
+    /// Declares `queue`; one that exists with other arguments is kept, and `warning` says what to do.
+    private func declareKeepingEarlier(
+        _ queue: AMQPQueueDeclaration, on amqp: AMQPClient, into warnings: inout [String], _ warning: (AMQPError) -> String
+    ) async throws {
+        do {
+            try await amqp.declare(queues: [queue])
+        } catch let error as AMQPError where error.code == .brokerClosed(replyCode: 406) {
+            try await amqp.checkQueue(queue.name)
+            warnings.append(warning(error))
+        }
     }
 
     /// The routing key of a retry tier on the retry exchange: the tier as the configuration writes it

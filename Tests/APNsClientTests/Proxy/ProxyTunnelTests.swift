@@ -10,12 +10,13 @@ import MockAPNs
 /// for `localhost`, which only the mock has).
 @Suite("Client through an HTTP proxy (tinyproxy)", .serialized)
 struct ProxyTunnelTests {
-    private func client(through proxy: String) throws -> APNsClient {
+    private func client(through proxy: String, requestTimeout: Duration? = nil) throws -> APNsClient {
         let parsed = try HTTPProxy(url: proxy)
         return APNsClient(configuration: MockHarness.clientConfiguration {
             $0.proxy = parsed
             $0.connectTimeout = .seconds(1)
             $0.initialReconnectDelay = .milliseconds(100)
+            if let requestTimeout { $0.requestTimeout = requestTimeout }
         })
     }
 
@@ -131,7 +132,8 @@ struct ProxyTunnelTests {
         let harness = try await MockHarness.start()
         let proxy = try BadProxy(mode: mode)
         defer { proxy.stop() }
-        let client = try client(through: "http://127.0.0.1:\(proxy.port)")
+        // A request waiting while every connect stalls ends at the request timeout: bounded below.
+        let client = try client(through: "http://127.0.0.1:\(proxy.port)", requestTimeout: .seconds(5))
         defer { client.shutdown() }
         let (error, took) = await failedSend(through: client, to: harness)
         #expect(error?.outcome == .notProcessed)

@@ -49,6 +49,16 @@ struct ResultsCommandTests {
         #expect(Set(lines.compactMap { try? JobResult.decode(Array($0.utf8)).id }) == Set((0..<30).map { "res-\($0)" }))
         #expect(try await ready(harness, client, settlingAt: 30) == 30)
 
+        // Read over and over (each look is a delivery): on RabbitMQ 4.x, a queue without its own delivery
+        // limit would drop every result after the 20th.
+        for _ in 0..<22 { _ = try run(harness, ["--expect", "30"]) }
+        #expect(try await ready(harness, client, settlingAt: 30) == 30, "results looked at 24 times are all still there")
+
+        // Read over and over (each look is a delivery): on RabbitMQ 4.x, a queue without its own delivery
+        // limit would drop every result after the 20th.
+        for _ in 0..<22 { _ = try run(harness, ["--expect", "30"]) }
+        #expect(try await ready(harness, client, settlingAt: 30) == 30, "results looked at 24 times are all still there")
+
         let drained = try run(harness, ["--drain", "--expect", "30"])
         #expect(drained.status == 0, "\(drained.output)")
         #expect(try await ready(harness, client, settlingAt: 0) == 0, "--drain removes what it read")

@@ -48,6 +48,19 @@ struct DeadLetterSweepTests {
         try await harness.drain(queue, count: count, idle: .seconds(3)).map(\.properties.messageID)
     }
 
+    @Test("letters looked at 25 times are all still there (RabbitMQ 4.x drops a message after 20 deliveries unless the queue says otherwise)")
+    func lookedAtOften() async throws {
+        let harness = try await WorkerHarness.make()
+        let client = try await Self.seed(harness, count: 10)
+        for _ in 0..<25 {
+            let (report, _) = try await Self.sweep(harness, DeadLetterSweep.Plan(action: .list))
+            #expect(report.looked == 10)
+        }
+        #expect(try await Self.ids(in: harness.settings.topology.deadQueue, of: harness, count: 10) == (0..<10).map { "dl-\($0)" })
+        await client.close()
+        await harness.tearDown()
+    }
+
     @Test("list looks at every letter, removes none, and keeps their order")
     func list() async throws {
         let harness = try await WorkerHarness.make()

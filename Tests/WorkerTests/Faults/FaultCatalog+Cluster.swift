@@ -44,9 +44,11 @@ extension FaultCatalog {
     static func clusterLeaderKillInFlight(round: Int) -> FaultScenario {
         var scenario = clusterScenario(
             "cluster-in-flight-\(round)",
-            "20,000 jobs queued first, APNs answering at once; at 5,000 accepted pushes the node that leads the jobs and results queues and holds the worker's connection gets `kill -9`, restarted 5 s later. Duplicate results stay within the prefetch (200) and no push is repeated: the worker process lives, and remembers what APNs accepted. Round \(round) of 3.",
-            jobs: FaultJob.alerts("inflight\(round)", count: 20_000), latency: 0, duplicates: 200
+            "20,000 jobs queued first, APNs answering at once; at 5,000 accepted pushes the node that leads the jobs and results queues and holds the worker's connection gets `kill -9`, restarted 5 s later. Duplicate results stay within the prefetch (500, the default) and no push is repeated: the worker process lives, and remembers what APNs accepted. Round \(round) of 3.",
+            jobs: FaultJob.alerts("inflight\(round)", count: 20_000), latency: 0, duplicates: 500
         )
+        // The default prefetch, as a fleet runs it: the bound is one prefetch window.
+        scenario.settings = { $0.worker.prefetch = 500 }
         scenario.mock = { _ in }
         scenario.maximumDuplicateAPNsIDs = 0
         scenario.maximumRequests = { $0.scenario.jobs.count }

@@ -33,7 +33,7 @@ extension FaultCatalog {
             summary: summary + "; the worker runs with `declare_topology: false`, as with provisioned topology, and 50 jobs arrive. "
                 + "No job may be acked: each is redelivered until the jobs queue's delivery limit (20) dead-letters it, and `amqp_unroutable_total` must rise; "
                 + "a redelivery publishes the outcome the worker remembers instead of pushing again. "
-                + "Then the topology is declared again and the dead letters re-published, as an operator would: every job completes.",
+                + "Then the topology is declared again and the dead letters replayed, as `apns-worker dead-letters replay` does: every job completes, none pushed twice.",
             jobs: FaultJob.alerts(name, count: jobs)
         )
         scenario.environment = ["APNS_WORKER__WORKER__DECLARE_TOPOLOGY": "false"]
@@ -59,8 +59,10 @@ extension FaultCatalog {
             run.record("resultsDuringOutage", Double(run.results.count))
             run.note("outage: \(run.mock.recorder.snapshot.requests) APNs requests, \(Int(requeued)) requeued, amqp_unroutable_total \(Int(unroutable))")
             try await run.declareTopology()
-            try await run.publish(limited().map(\.body))
-            run.note("\(limited().count) dead letters re-published")
+            // As `apns-worker dead-letters replay` publishes them: marked replayed, so the worker answers
+            // a job APNs already accepted from memory instead of pushing it again.
+            try await run.publish(limited().map(\.body), headers: [ReplayedJob.replayedAtHeader: .string(UTCTimestamp.string(Date()))])
+            run.note("\(limited().count) dead letters replayed")
         }
         scenario.checks = { outcome in
             var problems: [String] = []

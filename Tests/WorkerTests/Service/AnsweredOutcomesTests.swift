@@ -23,7 +23,7 @@ struct AnsweredOutcomesTests {
         #expect(outcomes.count == 0)
         outcomes.remember(Self.key("a"), Self.result("a"), now: Self.start)
         #expect(outcomes.count == 1)
-        #expect(outcomes.outcome(for: Self.key("a"), now: Self.start)?.first?.message.body == Array("a".utf8))
+        #expect(outcomes.outcome(for: Self.key("a"), now: Self.start)?.publications.first?.message.body == Array("a".utf8))
         #expect(outcomes.outcome(for: Self.key("b"), now: Self.start) == nil)
     }
 

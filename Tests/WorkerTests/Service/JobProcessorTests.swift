@@ -42,9 +42,13 @@ struct JobProcessorTests {
         )
     }
 
-    static func delivery(_ body: String, tag: UInt64 = 1, redelivered: Bool = false, generation: UInt64 = 1, replyTo: String? = nil) -> AMQPDelivery {
-        AMQPDelivery(
-            message: AMQPMessage(body: Array(body.utf8), properties: AMQPProperties(replyTo: replyTo)), deliveryTag: tag,
+    static func delivery(
+        _ body: String, tag: UInt64 = 1, redelivered: Bool = false, generation: UInt64 = 1, replyTo: String? = nil, headers: [String: AMQPFieldValue] = [:]
+    ) -> AMQPDelivery {
+        var properties = AMQPProperties(replyTo: replyTo)
+        properties.headers = headers
+        return AMQPDelivery(
+            message: AMQPMessage(body: Array(body.utf8), properties: properties), deliveryTag: tag,
             redelivered: redelivered, exchange: "apns.jobs", routingKey: "send", generation: generation
         )
     }
@@ -106,6 +110,23 @@ struct JobProcessorTests {
         #expect(sender.sends == 1, "no second push")
         #expect(Self.results(broker).map(\.status) == [.delivered, .delivered], "its result again: the first may be the lost one's")
         #expect(broker.acked == [1, 2])
+    }
+
+    @Test("a replayed dead letter: answered from memory if APNs had accepted it, pushed again if it had failed")
+    func replayedDeadLetters() async throws {
+        let broker = FakeBroker()
+        let accepted = FakeSender()
+        let processor = try Self.processor(broker: broker, sender: accepted)
+        await processor.process(Self.delivery(Self.job("j-ok"), tag: 1))
+        let replay: [String: AMQPFieldValue] = [ReplayedJob.replayedAtHeader: .string("2026-11-25T10:00:00.000Z")]
+        await processor.process(Self.delivery(Self.job("j-ok"), tag: 2, headers: replay))
+        #expect(accepted.sends == 1, "APNs accepted it: a replay publishes the result, no second push")
+
+        let failing = FakeSender(answer: { _ in .success(.rejected(APNsRejection(status: 400, reason: .badDeviceToken))) })
+        let second = try Self.processor(broker: FakeBroker(), sender: failing)
+        await second.process(Self.delivery(Self.job("j-bad"), tag: 1))
+        await second.process(Self.delivery(Self.job("j-bad"), tag: 2, headers: replay))
+        #expect(failing.sends == 2, "a replayed failure is a request for another try")
     }
 
     @Test("a job its producer publishes again (not a redelivery) is a new push, even with the same id and body")

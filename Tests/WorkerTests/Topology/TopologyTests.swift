@@ -26,10 +26,14 @@ struct TopologyTests {
         #expect(tiers.allSatisfy { $0.arguments["x-queue-type"] == .string("quorum") }, "a classic tier is gone while its node is down")
         #expect(tiers.allSatisfy { $0.arguments["x-dead-letter-strategy"] == .string("at-least-once") && $0.arguments["x-overflow"] == .string("reject-publish") })
         #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.results", exchange: "apns.results", routingKey: "result.#")))
+        // Dead letters and results wait for people who look at them many times: no broker default may drop them.
+        for name in ["apns.dead", "apns.results"] {
+            #expect(topology.queues.first { $0.name == name }?.arguments["x-delivery-limit"] == .int(Topology.unlimitedDeliveries), "\(name)")
+        }
         #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.jobs", exchange: "apns.jobs", routingKey: "send")))
     }
 
-    @Test("config/rabbitmq/definitions.json is what the worker declares (regenerate: apns-worker declare --print-definitions)")
+    @Test("config/rabbitmq/definitions.json is what the worker declares (regenerate: apns-worker declare --print-definitions --config config/worker.local.yaml)")
     func committedDefinitions() throws {
         let committed = try Data(contentsOf: Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/rabbitmq/definitions.json"))
         #expect(Array(committed) == topology.definitions())
@@ -53,6 +57,20 @@ struct TopologyTests {
         await harness.tearDown()
     }
 
+    @Test("a dead-letter or results queue an earlier version declared without a delivery limit is kept, with the policy that fixes it")
+    func keptQueueFromAnEarlierVersion() async throws {
+        let harness = try await WorkerHarness.make()
+        let topology = Topology(settings: harness.settings.topology)
+        let client = try await FaultRun.client(of: harness, name: "kept-queue")
+        try await client.declare(queues: [AMQPQueueDeclaration(name: harness.settings.topology.deadQueue, arguments: ["x-queue-type": .string("quorum")])])
+        let warnings = try await topology.declare(on: client)
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.contains("exists without a delivery limit") == true)
+        #expect(warnings.first?.contains("rabbitmqctl set_policy apns-keep") == true && warnings.first?.contains(#"\.dead$"#) == true, "\(warnings)")
+        await client.close()
+        await harness.tearDown()
+    }
+
     @Test("`declare --print-definitions` names the vhost of amqp.urls; the file imports there, and the worker's own declarations then match it exactly")
     func importIntoBroker() async throws {
         let vhost = "defs-\(UUID().uuidString.prefix(8).lowercased())"
@@ -71,7 +89,12 @@ struct TopologyTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(vhost).json")
         try Data(printed.output.utf8).write(to: file)
         _ = try RabbitMQControl.run(["import_definitions", file.path])
-        let queues = try RabbitMQControl.run(["-q", "list_queues", "-p", vhost, "name"])
+        // RabbitMQ 4 imports in the background: wait (30 s at most) for the queues to appear.
+        var queues = ""
+        for _ in 0..<150 where !queues.contains(harness.settings.topology.jobsQueue) {
+            queues = try RabbitMQControl.run(["-q", "list_queues", "-p", vhost, "name"])
+            if !queues.contains(harness.settings.topology.jobsQueue) { try await Task.sleep(for: .milliseconds(200)) }
+        }
         #expect(queues.contains(harness.settings.topology.jobsQueue), "imported into \(vhost): \(queues)")
         let client = AMQPClient(options: try settings.clientOptions(), logger: WorkerHarness.quietLogger("definitions"))
         try await client.connect()
