@@ -4,11 +4,15 @@
 # `apns-worker run` processes; each scenario kills, stops or restarts nodes under load and checks
 # every result. Rows go to docs/reliability.md like the other tiers'.
 #   scripts/faults-cluster.sh [swift build/test options]
-# APNS_FAULTS_ONLY=cluster-leader-kill runs only the named scenarios.
+# APNS_FAULTS_ONLY=cluster-leader-kill runs only the named scenarios; APNS_RABBITMQ_VERSION=4.0 runs the
+# tier on RabbitMQ 4.0 (scripts/rabbitmq-version.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=$PATH:/opt/swift/usr/bin
 scripts/install-deps.sh
+# RabbitMQ 4.0 runs this tier on Khepri, the metadata store that is the default from 4.2 and the only
+# one in 4.3 (make test's quick subset covers 4.0's default, Mnesia); APNS_RABBITMQ_KHEPRI=0 opts out.
+if [ "${APNS_RABBITMQ_VERSION:-3.10}" = 4.0 ]; then export APNS_RABBITMQ_KHEPRI=${APNS_RABBITMQ_KHEPRI:-1}; fi
 scripts/rabbitmq-cluster.sh fresh
 trap 'scripts/rabbitmq-cluster.sh stop' EXIT
 swift build --build-tests "$@"

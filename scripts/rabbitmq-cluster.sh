@@ -147,7 +147,7 @@ start() {
     if [ "$n" != 1 ]; then with_node "$n" join_first; fi
   done
   local store=""
-  if [ -n "${APNS_RABBITMQ_KHEPRI:-}" ] && [ ! -f "$state/khepri" ]; then
+  if [ "${APNS_RABBITMQ_KHEPRI:-0}" = 1 ] && [ ! -f "$state/khepri" ]; then
     # All three nodes must run (they do now); it migrates the metadata from Mnesia, then keeps Khepri.
     # An opt-in flag in 4.0: enable_feature_flag all leaves it out.
     with_node 1 rabbitmqctl -q enable_feature_flag --opt-in khepri_db > /dev/null
@@ -189,7 +189,7 @@ use "$(rabbitmq_recorded)"
 case "${1:-}" in
   start|fresh)
     version=$(rabbitmq_requested)
-    if [ -n "${APNS_RABBITMQ_KHEPRI:-}" ] && [ "$version" != 4.0 ]; then
+    if [ "${APNS_RABBITMQ_KHEPRI:-0}" = 1 ] && [ "$version" != 4.0 ]; then
       echo "cluster: APNS_RABBITMQ_KHEPRI needs APNS_RABBITMQ_VERSION=4.0" >&2
       exit 2
     fi ;;

@@ -16,6 +16,8 @@ struct AMQPClientConnectTests {
         #expect(client.generation == 1)
         try await client.connect()
         #expect(client.generation == 1, "a second connect() is a no-op")
+        let version = try #require(client.serverVersion, "the broker names its release")
+        #expect(version >= RabbitMQVersion(3, 10, 0), "\(version)")
         await client.close()
         let error = await #expect(throws: AMQPError.self) {
             try await client.publish(exchange: "", routingKey: "nowhere", message: .text("x"), mandatory: false)

@@ -191,6 +191,9 @@ public final class AMQPClient: Sendable {
     /// Whether a connection to the broker is open right now (false while reconnecting), for readiness.
     public var isConnected: Bool { counters.connected.load(ordering: .relaxed) }
 
+    /// The RabbitMQ release of the connection opened last; nil before the first, or if it names none.
+    public var serverVersion: RabbitMQVersion? { counters.serverVersion }
+
     /// Whether the broker has our consumer registered right now, for readiness.
     public var isConsuming: Bool { counters.consuming.load(ordering: .relaxed) }
 

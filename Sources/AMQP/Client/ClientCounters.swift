@@ -1,3 +1,4 @@
+internal import NIOConcurrencyHelpers
 internal import Synchronization
 
 /// Figures the connection thread publishes for any task to read.
@@ -10,4 +11,10 @@ final class ClientCounters: Sendable {
     let connected = Atomic<Bool>(false)
     /// Whether the broker has a consumer of ours registered right now.
     let consuming = Atomic<Bool>(false)
+    /// The release of the broker of the last connection opened.
+    var serverVersion: RabbitMQVersion? {
+        get { version.withLockedValue { $0 } }
+        set { version.withLockedValue { $0 = newValue } }
+    }
+    private let version = NIOLockedValueBox<RabbitMQVersion?>(nil)
 }

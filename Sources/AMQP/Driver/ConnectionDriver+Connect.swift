@@ -77,6 +77,7 @@ extension ConnectionDriver {
         let connection = try AMQPConnection(endpoint: endpoint, settings: settings)
         try connection.selectConfirms()
         self.connection = connection
+        counters.serverVersion = connection.serverVersion
         logger.debug("AMQP connected", metadata: ["endpoint": "\(endpoint)", "heartbeat": "\(options.heartbeatSeconds)"])
     }
 }

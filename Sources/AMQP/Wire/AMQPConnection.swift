@@ -25,6 +25,8 @@ final class AMQPConnection {
 
     let state: amqp_connection_state_t
     let endpoint: AMQPEndpoint
+    /// The broker's release, from its `connection.start` properties (nil when it names none).
+    private(set) var serverVersion: RabbitMQVersion?
     /// False once the socket failed or the broker closed the connection: only destruction is left.
     private(set) var isUsable = false
     /// Names repeated by every delivery, decoded once (see ``RecentStrings``).
@@ -57,6 +59,9 @@ final class AMQPConnection {
         }
         try AMQPError.check(opened, "connect to \(endpoint)")
         try logIn(settings)
+        if let properties = amqp_get_server_properties(state), case .string(let version)? = FieldDecoding.table(properties.pointee)["version"] {
+            serverVersion = RabbitMQVersion(version)
+        }
         isUsable = true
         try openChannel(Self.workChannel)
     }

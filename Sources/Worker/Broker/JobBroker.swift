@@ -13,6 +13,8 @@ public protocol JobBroker: Sendable {
     func reopen(ifGeneration generation: UInt64, because reason: String) async
     /// The connection generation now; a delivery from an older one has been requeued by the broker.
     var generation: UInt64 { get }
+    /// The broker's release (nil when unknown), for the workarounds only some releases need.
+    var serverVersion: RabbitMQVersion? { get }
 }
 
 extension AMQPClient: JobBroker {}

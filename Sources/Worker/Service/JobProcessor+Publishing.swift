@@ -133,19 +133,21 @@ extension JobProcessor {
         }
         if refused == 0 && stillNacked > 0 {
             // Nacked through every republish: the broker is still not taking messages. Back to the
-            // queue after a pause, like an unroutable result, but said for what it is, and on a new
-            // connection: RabbitMQ 3.10 binds a channel's first publish to a quorum queue to the leader
-            // its record named then, and a channel that met a leader on a stopped node is nacked for as
-            // long as that node stays down, though the queue elected a new leader long ago.
+            // queue after a pause, like an unroutable result, but said for what it is, and, before
+            // RabbitMQ 3.12.5, on a new connection: those releases bind a channel's first publish to a
+            // quorum queue to the leader its record named then, and a channel that met a leader on a
+            // stopped node is nacked for as long as that node stays down, though the queue elected a new
+            // leader long ago (cluster-stale-leader). Later releases find the leader anew; a new
+            // connection there would only churn the jobs in flight. An unknown release gets the reopen.
             metrics.nackExhausted.increment()
             if let held = nackExhaustedLog.admit() {
                 logger.error(
-                    "the broker kept nacking a publication through every republish; the job goes back to the queue, by way of a new connection at most once a minute",
+                    "the broker kept nacking a publication through every republish; the job goes back to the queue (before RabbitMQ 3.12.5 by way of a new connection, at most once a minute)",
                     metadata: ["problems": "\(problems)", "similar-lines-held-back": "\(held)"]
                 )
             }
             try? await Task.sleep(for: unroutableBackoff)
-            if reopenThrottle.admit() != nil {
+            if broker.serverVersion?.bindsChannelsToRecordedLeaders ?? true, reopenThrottle.admit() != nil {
                 await broker.reopen(ifGeneration: delivery.generation, because: "publications nacked through every republish")
             }
             await broker.reject(delivery, requeue: true)

@@ -94,6 +94,33 @@ extension FaultCatalog {
         return scenario
     }
 
+    /// A fleet on a partitioned topology: three workers start at once (each declaring the topology,
+    /// against Khepri on the 4.0 tier), jobs spread over three quorum queues whose leaders the broker
+    /// balances, and the nodes restart one at a time under load.
+    @Sendable static func clusterPartitionsRolling() -> FaultScenario {
+        var scenario = clusterScenario(
+            "cluster-partitions-rolling",
+            "9,000 jobs spread over three partitions (topology.partitions 3: three quorum queues behind an x-random exchange), a fleet of three workers started at once, each declaring the topology (on the 4.0 tier against Khepri). APNs answers in 300 ms. From 500 accepted pushes the three nodes restart one at a time (stop, start, next). Nothing is lost; duplicates stay within one prefetch window (200) per node restarted.",
+            jobs: FaultJob.alerts("partitions", count: 9000), latency: 300, duplicates: 600
+        )
+        scenario.fleet = 3
+        scenario.settings = { $0.topology.partitions = 3 }
+        scenario.timeout = .seconds(300)
+        scenario.action = { run in
+            try await run.waitForAccepted(500)
+            for node in ["1", "2", "3"] {
+                try await run.cluster("stop-node", node)
+                try await Task.sleep(for: .seconds(2))
+                try await run.cluster("restart", node)
+            }
+        }
+        scenario.notes = { outcome in
+            let byWorker = Dictionary(grouping: outcome.results, by: \.worker).mapValues(\.count)
+            return "results by worker " + byWorker.sorted { $0.key < $1.key }.map { "\($0.value)" }.joined(separator: " / ")
+        }
+        return scenario
+    }
+
     @Sendable static func clusterRetriesAndDeadLetters() -> FaultScenario {
         let kinds: [JobFactory.Kind] = [.tooLarge, .wrongType, .notJSON, .unknownTopic]
         var jobs = FaultJob.alerts("tiers", count: 2000)

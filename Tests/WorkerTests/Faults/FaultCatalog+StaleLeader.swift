@@ -11,12 +11,18 @@ extension FaultCatalog {
     /// the same channel stalled until the node came back: `make faults-cluster` caught it once in
     /// cluster-node-stop, whose node returns only at 2,500 pushes. This scenario makes that race
     /// certain instead of rare.
+    ///
+    /// RabbitMQ 4.x (like 3.12.5 and later) asks `ra_leaderboard` for the leader instead: there the
+    /// same fault must cost nothing, and the worker, knowing the release, never reopens for it.
     @Sendable static func clusterStaleLeader() -> FaultScenario {
+        let stale = brokerVersion == "3.10"
         var scenario = clusterScenario(
             "cluster-stale-leader",
             "8,000 jobs on a three-node cluster (APNs answering in 500 ms, so the load outlasts the node's stop). At 600 accepted pushes node 1, the worker's node and every queue's leader, stops, and stays down until every job is answered. "
-                + "Once the results queue has a new leader, its record is set back to node 1 and the worker's connection is closed, so the worker's next channel meets the record a channel meets before the new leader writes it; once that channel has been nacked, the record is put right. "
-                + "That channel is nacked for good: the worker must replace its connection when its republishes run out, and finish without node 1. "
+                + "Once the results queue has a new leader, its record is set back to node 1 and the worker's connection is closed, so the worker's next channel meets the record a channel meets before the new leader writes it; "
+                + (stale ? "once that channel has been nacked, the record is put right. " : "it is put right once the worker has published on that channel. ")
+                + "On RabbitMQ 3.10 that channel is nacked for good: the worker must replace its connection when its republishes run out, and finish without node 1. "
+                + "On 4.0 the channel finds the new leader itself: the worker must finish without a reopen. "
                 + "Duplicate pushes stay within the prefetch window (200) that the replaced connection held.",
             jobs: FaultJob.alerts("stale", count: 8000), latency: 500, duplicates: 200
         )
@@ -33,18 +39,28 @@ extension FaultCatalog {
             let nacked = try run.metric("amqp_publish_nacked_total") ?? 0
             try run.forceCloseConnection(named: run.settings.amqp.connectionName, askingNode: "2")
             run.note("results record set to rabbit1 and the worker's connection closed at \(run.mock.recorder.snapshot.accepted) accepted")
-            // Put right (as the new leader would) once the worker's new channel has met the stale record.
-            try await run.waitUntil("a nack on the worker's new connection", timeout: .seconds(30)) {
-                try (run.metric("amqp_publish_nacked_total") ?? 0) > nacked
+            // Put right (as the new leader would) once the worker's new channel has met the stale record:
+            // on 3.10 it is nacked; on 4.0 it publishes results.
+            if stale {
+                try await run.waitUntil("a nack on the worker's new connection", timeout: .seconds(30)) {
+                    try (run.metric("amqp_publish_nacked_total") ?? 0) > nacked
+                }
+            } else {
+                let results = run.results.count
+                try await run.waitUntil("results from the worker's new connection", timeout: .seconds(30)) { run.results.count > results + 50 }
             }
+            run.record("nacked", try run.metric("amqp_publish_nacked_total") ?? 0)
             try run.setRecordedLeader(of: results, to: leader ?? "rabbit2@localhost", askingNode: "2")
             try await run.waitForAccepted(run.scenario.jobs.count)
             try await run.cluster("restart", "1")
         }
         scenario.checks = { outcome in
             var problems = noNackTreatedAsUnroutable(outcome)
-            if reopenings(outcome) == 0 {
+            if stale, reopenings(outcome) == 0 {
                 problems.append("the worker never reopened its connection: its channel never met the stale record, so this run tried nothing")
+            }
+            if !stale, reopenings(outcome) > 0 {
+                problems.append("the worker reopened its connection \(reopenings(outcome)) time(s) on RabbitMQ \(brokerVersion), which needs no reopen")
             }
             return problems
         }

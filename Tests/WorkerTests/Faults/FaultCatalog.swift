@@ -11,6 +11,9 @@ import WorkerConfiguration
 /// Scenarios are built on demand (some carry megabytes of jobs), so test arguments are their names.
 /// `APNS_FAULTS_ONLY=name,name` restricts a run to those scenarios.
 enum FaultCatalog {
+    /// The RabbitMQ the scripts run (`APNS_RABBITMQ_VERSION`: 3.10 or 4.0), for what differs by release.
+    static var brokerVersion: String { ProcessInfo.processInfo.environment["APNS_RABBITMQ_VERSION"] ?? "3.10" }
+
     /// Whether the whole suite runs (`APNS_FAULTS=full`) rather than the quick subset.
     static var isFull: Bool { ProcessInfo.processInfo.environment["APNS_FAULTS"] == "full" }
 
@@ -43,6 +46,7 @@ enum FaultCatalog {
         ("cluster-in-flight-3", { clusterLeaderKillInFlight(round: 3) }),
         ("cluster-node-stop", clusterNodeStop),
         ("cluster-rolling-restart", clusterRollingRestart),
+        ("cluster-partitions-rolling", clusterPartitionsRolling),
         ("cluster-retries-dead-letters", clusterRetriesAndDeadLetters),
         ("cluster-fleet", clusterFleet),
         ("cluster-stale-leader", clusterStaleLeader),
@@ -54,8 +58,9 @@ enum FaultCatalog {
     /// Whether only the cluster tier's quick subset runs (`make test`, after the rest of the suite).
     static var isClusterQuick: Bool { ProcessInfo.processInfo.environment["APNS_FAULTS"] == "cluster-quick" }
 
-    /// The cluster scenario `make test` runs: the leader's loss, the defect the tier was written for.
-    static let clusterQuickNames = ["cluster-leader-kill"]
+    /// The cluster scenarios `make test` runs: the leader's loss, the defect the tier was written for,
+    /// once slowly and once with everything in flight (no push twice while the worker lives).
+    static let clusterQuickNames = ["cluster-leader-kill", "cluster-in-flight-1"]
 
     static var clusterNames: [String] { clusterBuilders.map(\.name) }
 

@@ -25,11 +25,16 @@ extension FaultRun {
     /// Makes the record of `queue` name `leader` (a node name), as a new leader does when it takes
     /// over; with a node that is down, the record a channel meets before that happens.
     func setRecordedLeader(of queue: String, to leader: String, askingNode node: String) throws {
-        let expression = """
+        let prefix = """
             QN = rabbit_misc:r(<<"/">>, queue, <<"\(queue)">>), {ok, Q} = rabbit_amqqueue:lookup(QN), {Name, _} = amqqueue:get_pid(Q), \
-            rabbit_misc:execute_mnesia_transaction(fun () -> rabbit_amqqueue:update(QN, fun (Q1) -> amqqueue:set_pid(Q1, {Name, '\(leader)'}) end) end), ok.
+            Set = fun (Q1) -> amqqueue:set_pid(Q1, {Name, '\(leader)'}) end,
             """
-        _ = try Self.clusterControl(node: node, ["eval", expression])
+        // 3.10 updates its Mnesia record inside a transaction; 4.x's update chooses its store (Mnesia or
+        // Khepri) itself.
+        let update = FaultCatalog.brokerVersion == "3.10"
+            ? "rabbit_misc:execute_mnesia_transaction(fun () -> rabbit_amqqueue:update(QN, Set) end), ok."
+            : "rabbit_amqqueue:update(QN, Set), ok."
+        _ = try Self.clusterControl(node: node, ["eval", prefix + " " + update])
     }
 
     /// Closes the broker connection named `name`, on whichever node it is, asking node `node`.

@@ -201,6 +201,17 @@ struct JobProcessorTests {
         #expect(broker.rejected.map(\.requeue) == [true], "that job goes back to the queue on its own connection")
     }
 
+    @Test("on RabbitMQ 3.12.5 and later a nack that outlasts every republish gives the job back on its own connection: no reopen")
+    func nackExhaustedOnALaterRelease() async throws {
+        let broker = FakeBroker { _ in .success(.nacked) }
+        broker.serverVersion = RabbitMQVersion(4, 0, 5)
+        let processor = try Self.processor(broker: broker, sender: FakeSender())
+        await processor.process(Self.delivery(Self.job("j-nack-4"), tag: 8))
+        #expect(broker.acked.isEmpty)
+        #expect(broker.reopenRequests.isEmpty, "a 4.0 channel finds the new leader by itself")
+        #expect(broker.rejected.map(\.requeue) == [true])
+    }
+
     @Test("republishing waits longer each time, up to its maximum")
     func nackBackoff() {
         let retry = NackRetry.standard

@@ -18,6 +18,7 @@ final class FakeBroker: JobBroker, Sendable {
         var rejected: [(tag: UInt64, requeue: Bool)] = []
         var reopenRequests: [UInt64] = []
         var reopened: [UInt64] = []
+        var serverVersion: RabbitMQVersion? = RabbitMQVersion(3, 10, 8)
     }
 
     private let state = NIOLockedValueBox(State())
@@ -29,6 +30,11 @@ final class FakeBroker: JobBroker, Sendable {
     }
 
     var generation: UInt64 { state.withLockedValue { $0.generation } }
+    /// The release the fake claims to be: 3.10, whose stale-leader nacks the reopen works around.
+    var serverVersion: RabbitMQVersion? {
+        get { state.withLockedValue { $0.serverVersion } }
+        set { state.withLockedValue { $0.serverVersion = newValue } }
+    }
     var published: [Published] { state.withLockedValue { $0.published } }
     var acked: [UInt64] { state.withLockedValue { $0.acked } }
     var rejected: [(tag: UInt64, requeue: Bool)] { state.withLockedValue { $0.rejected } }
