@@ -100,8 +100,8 @@ extension FaultCatalog {
     @Sendable static func clusterPartitionsRolling() -> FaultScenario {
         var scenario = clusterScenario(
             "cluster-partitions-rolling",
-            "9,000 jobs spread over three partitions (topology.partitions 3: three quorum queues behind an x-random exchange), a fleet of three workers started at once, each declaring the topology (on the 4.0 tier against Khepri). APNs answers in 300 ms. From 500 accepted pushes the three nodes restart one at a time (stop, start, next). Nothing is lost; duplicates stay within one prefetch window (200) per node restarted.",
-            jobs: FaultJob.alerts("partitions", count: 9000), latency: 300, duplicates: 600
+            "18,000 jobs spread over three partitions (topology.partitions 3: three quorum queues behind an x-random exchange), a fleet of three workers started at once, each declaring the topology (on the 4.0 tier against Khepri). APNs answers in 1 s, so the load outlasts the restarts. From 500 accepted pushes the three nodes restart one at a time (stop, start, next). Nothing is lost; duplicates stay within what the stopped nodes' connections held: one prefetch window (200) per worker per node stopped (a worker that lost its node reconnects to the next one, so a later stop can take two or three workers at once).",
+            jobs: FaultJob.alerts("partitions", count: 18_000), latency: 1000, duplicates: 3 * 3 * 200
         )
         scenario.fleet = 3
         scenario.settings = { $0.topology.partitions = 3 }

@@ -47,6 +47,7 @@ extension WorkerHarness {
             "topology:",
             "  jobs_exchange: \(settings.topology.jobsExchange)",
             "  jobs_queue: \(settings.topology.jobsQueue)",
+            "  partitions: \(settings.topology.partitions)",
             "  retry_exchange: \(settings.topology.retryExchange)",
             "  retry_queue_prefix: \(settings.topology.retryQueuePrefix)",
             "  retry_tiers: [\(settings.topology.retryTiers.map(duration).joined(separator: ", "))]",
