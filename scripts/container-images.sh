@@ -6,7 +6,10 @@
 #   apns-local/swift:6-bookworm          that + /opt/swift (this machine's toolchain) + its build deps, and
 #                                        the local package copies with the git rule that points GitHub at
 #                                        them (SwiftPM resolves Package.swift's dependencies through it)
-#   apns-local/rabbitmq:3.10-bookworm    that + Debian's rabbitmq-server, configured from the environment
+# and the RabbitMQ image of APNS_RABBITMQ_VERSION (the setting scripts/rabbitmq-version.sh reads; here
+# 4.0 unless it says 3.10), Debian's rabbitmq-server configured from the environment:
+#   apns-local/rabbitmq:4.0-trixie       debian:trixie-slim (debootstrap, as above) + Debian 13's (4.0.5, Erlang 27)
+#   apns-local/rabbitmq:3.10-bookworm    debian:bookworm-slim + Debian 12's (3.10.8, Erlang 25)
 # The real Dockerfile builds unchanged: `--build-arg SWIFT_IMAGE=apns-local/swift:6-bookworm`.
 #   scripts/container-images.sh          (needs a running dockerd; scripts/containers.sh starts one)
 set -euo pipefail
@@ -24,11 +27,13 @@ have() { $docker image inspect "$1" > /dev/null 2>&1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if ! have debian:bookworm-slim; then
-  echo "container-images: debian:bookworm-slim from debootstrap ($mirror)"
-  root=$work/rootfs
-  debootstrap --variant=minbase bookworm "$root" "$mirror" > "$work/debootstrap.log" 2>&1 \
-    || { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
+# debian:SUITE-slim: Debian SUITE (bookworm, trixie) from debootstrap, made like the official slim image.
+slim_image() {
+  if have "debian:$1-slim"; then return; fi
+  echo "container-images: debian:$1-slim from debootstrap ($mirror)"
+  local root=$work/rootfs-$1
+  debootstrap --variant=minbase "$1" "$root" "$mirror" > "$work/debootstrap-$1.log" 2>&1 \
+    || { tail -n 20 "$work/debootstrap-$1.log" >&2; exit 1; }
   # What the official slim image leaves out, now and in every later install: package lists, apt's
   # caches, docs, man pages and translations (the same dpkg and apt settings it ships).
   cat > "$root/etc/dpkg/dpkg.cfg.d/docker" <<'CONF'
@@ -53,8 +58,10 @@ CONF
   # Like the official image: no service starts when a package is installed.
   printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
   chmod +x "$root/usr/sbin/policy-rc.d"
-  tar -C "$root" -c . | $docker import --change 'CMD ["bash"]' - debian:bookworm-slim > /dev/null
-fi
+  tar -C "$root" -c . | $docker import --change 'CMD ["bash"]' - "debian:$1-slim" > /dev/null
+}
+
+slim_image bookworm
 
 if ! have apns-local/swift:6-bookworm; then
   echo "container-images: apns-local/swift:6-bookworm from $swift_root"
@@ -82,26 +89,38 @@ DOCKERFILE
   $docker build -q --network host -t apns-local/swift:6-bookworm "$work/swift" > /dev/null
 fi
 
-if ! have apns-local/rabbitmq:3.10-bookworm; then
-  echo "container-images: apns-local/rabbitmq:3.10-bookworm from Debian's rabbitmq-server"
-  mkdir -p "$work/rabbitmq"
-  cp docker/rabbitmq-entrypoint.sh "$work/rabbitmq/entrypoint.sh"
-  cat > "$work/rabbitmq/Dockerfile" <<'DOCKERFILE'
-FROM debian:bookworm-slim
+# apns-local/rabbitmq:VERSION-SUITE: Debian SUITE's rabbitmq-server (and PACKAGES) on debian:SUITE-slim.
+rabbitmq_image() {
+  local version=$1 suite=$2 tag=apns-local/rabbitmq:$1-$2
+  shift 2
+  if have "$tag"; then return; fi
+  slim_image "$suite"
+  echo "container-images: $tag from Debian's rabbitmq-server"
+  mkdir -p "$work/rabbitmq-$version"
+  cp docker/rabbitmq-entrypoint.sh "$work/rabbitmq-$version/entrypoint.sh"
+  cat > "$work/rabbitmq-$version/Dockerfile" <<DOCKERFILE
+FROM debian:$suite-slim
 # The user the package would make, with fixed ids, so compose can give it its tmpfs (uid=999).
-RUN groupadd --system --gid 999 rabbitmq \
- && useradd --system --uid 999 --gid 999 --home-dir /var/lib/rabbitmq --no-create-home --shell /bin/false rabbitmq \
- && apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends rabbitmq-server \
+RUN groupadd --system --gid 999 rabbitmq \\
+ && useradd --system --uid 999 --gid 999 --home-dir /var/lib/rabbitmq --no-create-home --shell /bin/false rabbitmq \\
+ && apt-get update \\
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends rabbitmq-server $* \\
  && rm -rf /var/lib/apt/lists/*
 COPY --chmod=0755 entrypoint.sh /usr/local/bin/rabbitmq-entrypoint
 # RabbitMQ's own scripts first: Debian's /usr/sbin wrappers write logs under /var/log (read-only here).
-ENV PATH=/usr/lib/rabbitmq/bin:$PATH
+ENV PATH=/usr/lib/rabbitmq/bin:\$PATH
 # Debian's package made this user; its home (/var/lib/rabbitmq) holds the cookie and the node's state.
 USER rabbitmq
 ENTRYPOINT ["rabbitmq-entrypoint"]
 DOCKERFILE
-  $docker build -q --network host -t apns-local/rabbitmq:3.10-bookworm "$work/rabbitmq" > /dev/null
-fi
+  $docker build -q --network host -t "$tag" "$work/rabbitmq-$version" > /dev/null
+}
 
-$docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^(debian:bookworm-slim|apns-local/)' | sort
+case ${APNS_RABBITMQ_VERSION:-4.0} in
+  # procps: 4.0's rabbitmqctl wait and stop follow the node's OS process with ps (trixie's minbase has none).
+  4.0) rabbitmq_image 4.0 trixie procps ;;
+  3.10) rabbitmq_image 3.10 bookworm ;;
+  *) echo "container-images: APNS_RABBITMQ_VERSION is 4.0 or 3.10, not $APNS_RABBITMQ_VERSION" >&2; exit 2 ;;
+esac
+
+$docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^(debian:[a-z]+-slim|apns-local/)' | sort

@@ -5,6 +5,8 @@
 #   scripts/faults.sh [swift build/test options, e.g. --scratch-path .build-faults]
 # APNS_FAULTS_ONLY=kill-9,goaway runs only the named scenarios; APNS_FAULTS_KEEP_LOGS=1 keeps every
 # worker log (a failing scenario's log is always kept, and its path printed).
+# APNS_RABBITMQ_VERSION=4.0 runs the suite on RabbitMQ 4.0 (scripts/rabbitmq-version.sh). Last, whatever
+# the version, the 3.10 → 4.0 move of a fleet with jobs in flight (scripts/migration.sh).
 # Note: the broker-restart scenario stops and starts this broker; run nothing else against it meanwhile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +15,7 @@ source scripts/broker-session.sh
 swift build --build-tests "$@"
 status=0
 APNS_FAULTS=full swift test "$@" --filter FaultSuiteTests || status=$?
+scripts/migration.sh "$@" || status=$?
 echo
 echo "== docs/reliability.md"
 sed -n '/<!-- fault-table:begin/,/<!-- fault-table:end -->/p' docs/reliability.md | grep -v '^<!--'
