@@ -101,6 +101,28 @@ struct WorkerFlowTests {
         await harness.tearDown()
     }
 
+    @Test("a job of exactly the size limit goes through the broker and is delivered; one byte more is JobTooLarge, dead-lettered whole")
+    func jobsAtTheSizeLimit() async throws {
+        let harness = try await WorkerHarness.make()
+        let worker = try await harness.startWorker()
+        func job(_ id: String, size: Int) -> [UInt8] {
+            let bare = JobFactory.alert(id: id, extra: #","trace":"""#)
+            // The padding goes into a field the worker ignores, so the push itself stays small.
+            return JobFactory.alert(id: id, extra: #","trace":"\#(String(repeating: "x", count: size - bare.count))""#)
+        }
+        let atLimit = job("at-limit", size: JobDecoder.maximumBodySize)
+        let over = job("over-limit", size: JobDecoder.maximumBodySize + 1)
+        #expect(atLimit.count == JobDecoder.maximumBodySize && over.count == JobDecoder.maximumBodySize + 1)
+        try await harness.publish([atLimit, over])
+        let results = try await harness.results(count: 2)
+        let dead = try await harness.drain(harness.settings.topology.deadQueue, count: 1)
+        try await worker.stop()
+        #expect(results.first { $0.id == "at-limit" }?.status == .delivered)
+        #expect(results.first { $0.id == "over-limit" }?.reason == JobError.jobTooLarge)
+        #expect(dead.first?.body == over, "the dead letter holds the job byte for byte")
+        await harness.tearDown()
+    }
+
     @Test("a job past its deadline ends expired, with a dead letter, without reaching APNs")
     func deadline() async throws {
         let harness = try await WorkerHarness.make()
