@@ -7,7 +7,8 @@
 #                                        the local package copies with the git rule that points GitHub at
 #                                        them (SwiftPM resolves Package.swift's dependencies through it)
 # and the RabbitMQ image of APNS_RABBITMQ_VERSION (the setting scripts/rabbitmq-version.sh reads; here
-# 4.0 unless it says 3.10), Debian's rabbitmq-server configured from the environment:
+# 4.0 unless it says 3.10), Debian's rabbitmq-server configured from the environment by
+# docker/rabbitmq-entrypoint.sh (rebuilt when that file changes):
 #   apns-local/rabbitmq:4.0-trixie       debian:trixie-slim (debootstrap, as above) + Debian 13's (4.0.5, Erlang 27)
 #   apns-local/rabbitmq:3.10-bookworm    debian:bookworm-slim + Debian 12's (3.10.8, Erlang 25)
 # The real Dockerfile builds unchanged: `--build-arg SWIFT_IMAGE=apns-local/swift:6-bookworm`.
@@ -23,6 +24,12 @@ swift_root=${SWIFT_ROOT:-/opt/swift}
 packages_root=${SWIFT_PACKAGES:-/opt/swift-packages}
 
 have() { $docker image inspect "$1" > /dev/null 2>&1; }
+
+rabbitmq_version=${APNS_RABBITMQ_VERSION:-4.0}
+case $rabbitmq_version in
+  4.0|3.10) ;;
+  *) echo "container-images: APNS_RABBITMQ_VERSION is 4.0 or 3.10, not $rabbitmq_version" >&2; exit 2 ;;
+esac
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -91,9 +98,10 @@ fi
 
 # apns-local/rabbitmq:VERSION-SUITE: Debian SUITE's rabbitmq-server (and PACKAGES) on debian:SUITE-slim.
 rabbitmq_image() {
-  local version=$1 suite=$2 tag=apns-local/rabbitmq:$1-$2
+  local version=$1 suite=$2 tag=apns-local/rabbitmq:$1-$2 entrypoint
   shift 2
-  if have "$tag"; then return; fi
+  entrypoint=$(sha256sum docker/rabbitmq-entrypoint.sh | cut -c1-16)
+  if [ "$($docker image inspect -f '{{index .Config.Labels "apns-local.entrypoint"}}' "$tag" 2> /dev/null)" = "$entrypoint" ]; then return; fi
   slim_image "$suite"
   echo "container-images: $tag from Debian's rabbitmq-server"
   mkdir -p "$work/rabbitmq-$version"
@@ -107,20 +115,21 @@ RUN groupadd --system --gid 999 rabbitmq \\
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends rabbitmq-server $* \\
  && rm -rf /var/lib/apt/lists/*
 COPY --chmod=0755 entrypoint.sh /usr/local/bin/rabbitmq-entrypoint
+LABEL apns-local.entrypoint=$entrypoint
 # RabbitMQ's own scripts first: Debian's /usr/sbin wrappers write logs under /var/log (read-only here).
 ENV PATH=/usr/lib/rabbitmq/bin:\$PATH
-# Debian's package made this user; its home (/var/lib/rabbitmq) holds the cookie and the node's state.
+# That user; its home (/var/lib/rabbitmq) holds the cookie and the node's state.
 USER rabbitmq
 ENTRYPOINT ["rabbitmq-entrypoint"]
 DOCKERFILE
   $docker build -q --network host -t "$tag" "$work/rabbitmq-$version" > /dev/null
 }
 
-case ${APNS_RABBITMQ_VERSION:-4.0} in
+if [ "$rabbitmq_version" = 4.0 ]; then
   # procps: 4.0's rabbitmqctl wait and stop follow the node's OS process with ps (trixie's minbase has none).
-  4.0) rabbitmq_image 4.0 trixie procps ;;
-  3.10) rabbitmq_image 3.10 bookworm ;;
-  *) echo "container-images: APNS_RABBITMQ_VERSION is 4.0 or 3.10, not $APNS_RABBITMQ_VERSION" >&2; exit 2 ;;
-esac
+  rabbitmq_image 4.0 trixie procps
+else
+  rabbitmq_image 3.10 bookworm
+fi
 
 $docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^(debian:[a-z]+-slim|apns-local/)' | sort

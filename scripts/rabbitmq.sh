@@ -14,7 +14,8 @@ source "$root/scripts/rabbitmq-version.sh"
 # Debian's /usr/sbin wrappers switch to the rabbitmq user; the real scripts run as whoever calls them.
 export PATH=/usr/lib/rabbitmq/bin:$PATH
 export HOME=$state/home
-export RABBITMQ_NODENAME=apnsworker@localhost
+# One name per port: nodes on other ports (scripts/migration.sh's 3.10 and 4.0) share the host's epmd.
+if [ "$port" = 5673 ]; then export RABBITMQ_NODENAME=apnsworker@localhost; else export RABBITMQ_NODENAME=apnsworker$port@localhost; fi
 export RABBITMQ_PID_FILE=$state/rabbitmq.pid
 export RABBITMQ_CONFIG_FILE=$state/rabbitmq.conf
 export RABBITMQ_ENABLED_PLUGINS_FILE=$state/enabled_plugins

@@ -49,7 +49,7 @@ extension DeploymentFilesTests {
             #expect(Set(services.members.keys) == ["rabbitmq", "mock-apns", "declare", "worker"])
 
             let rabbitmq = services["rabbitmq"]
-            #expect(rabbitmq["image"].string == "rabbitmq:3.13-management")
+            #expect(rabbitmq["image"].string == "rabbitmq:4.0-management")
             #expect(Set(rabbitmq["ports"].strings) == ["5672:5672", "15672:15672"])
             #expect(rabbitmq["healthcheck"]["test"].strings.contains("rabbitmq-diagnostics"))
 
