@@ -11,6 +11,15 @@ public enum RabbitMQControl {
         _ = try control(["close_connection", pid, "forced by a test"])
     }
 
+    /// A new vhost on the test broker named `prefix-<random>`, open to guest; delete it with
+    /// `run(["delete_vhost", name])`.
+    public static func makeVirtualHost(_ prefix: String) throws -> String {
+        let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
+        _ = try run(["add_vhost", name])
+        _ = try run(["set_permissions", "-p", name, "guest", ".*", ".*", ".*"])
+        return name
+    }
+
     /// Runs `scripts/rabbitmq.sh ctl ARGS…` and returns its standard output.
     public static func run(_ arguments: [String]) throws -> String {
         let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq.sh")

@@ -9,11 +9,9 @@ import WorkerConfiguration
 /// unless told to drain, and prints each result with `--json`.
 @Suite("apns-worker results (a real process against the test broker)")
 struct ResultsCommandTests {
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
-
     func run(_ harness: WorkerHarness, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let config = try TemporaryFile.write(harness.yaml(), mode: 0o600)
-        return try CommandOutput.run(Self.binary, ["results", "--config", config, "--idle-timeout", "2"] + arguments)
+        return try CommandOutput.run(WorkerCommandLine.binary, ["results", "--config", config, "--idle-timeout", "2"] + arguments)
     }
 
     /// The results ready in the queue once it holds `expected` (polled for up to 30 s), else the last count.

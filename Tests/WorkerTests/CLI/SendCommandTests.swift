@@ -8,14 +8,7 @@ import TestSupport
 @Suite("apns-worker send (a real process against the mock)")
 struct SendCommandTests {
     static func run(_ harness: MockHarness, _ arguments: [String]) throws -> (status: Int32, object: [String: Any]) {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
-        let common = [
-            "--key-file", try Fixtures.privateCopy(of: "keys/AuthKey_TESTKEY001.p8"), "--key-id", "TESTKEY001", "--team-id", "TEAMID0001",
-            "--endpoint", "localhost:\(harness.endpoint.port)", "--ca-file", Fixtures.path("tls/ca.pem"), "--topic", "com.example.app",
-        ]
-        let (status, output) = try CommandOutput.run(binary, ["send"] + common + arguments)
-        let object = (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? ["output": output]
-        return (status, object)
+        try WorkerCommandLine.run(["send", "--topic", "com.example.app"] + arguments, against: harness)
     }
 
     static let liveToken = String(repeating: "ab", count: 32)

@@ -7,14 +7,7 @@ import TestSupport
 @Suite("apns-worker channels (a real process against the mock)")
 struct ChannelsCommandTests {
     static func run(_ harness: MockHarness, _ arguments: [String]) throws -> (status: Int32, object: [String: Any]) {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
-        let common = [
-            "--key-file", try Fixtures.privateCopy(of: "keys/AuthKey_TESTKEY001.p8"), "--key-id", "TESTKEY001", "--team-id", "TEAMID0001",
-            "--endpoint", "localhost:\(harness.endpoint.port)", "--ca-file", Fixtures.path("tls/ca.pem"), "--bundle-id", "com.example.app",
-        ]
-        let (status, output) = try CommandOutput.run(binary, ["channels"] + arguments + common)
-        let object = (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? ["output": output]
-        return (status, object)
+        try WorkerCommandLine.run(["channels"] + arguments + ["--bundle-id", "com.example.app"], against: harness)
     }
 
     @Test("create prints the new id; get, list and delete use it; a second get is refused with exit 1")

@@ -162,7 +162,7 @@ struct DeadLetterSweepTests {
 /// `apns-worker dead-letters` as an operator runs it.
 @Suite("apns-worker dead-letters")
 struct DeadLettersCommandTests {
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
+    static let binary = URL(fileURLWithPath: WorkerCommandLine.binary)
 
     /// `arguments` after `dead-letters`, with the harness's configuration written where they point.
     func commandLine(_ harness: WorkerHarness, _ arguments: [String]) throws -> [String] {

@@ -29,12 +29,7 @@ extension FaultCatalog {
             "3,000 jobs on a three-node cluster (APNs answering in 200 ms, so the load lasts); at 600 accepted pushes the node that leads every queue and holds the worker's connection gets `kill -9`, and is restarted 5 s later. The worker reconnects to another node; results nacked during the leader elections are published again in place, not requeued as unroutable. Duplicates stay within one prefetch window (200).",
             jobs: FaultJob.alerts("leader", count: 3000), latency: 200, duplicates: 200
         )
-        scenario.action = { run in
-            try await run.waitForAccepted(600)
-            try await run.cluster("kill", "1")
-            try await Task.sleep(for: .seconds(5))
-            try await run.cluster("restart", "1")
-        }
+        scenario.action = killNodeOne(atAccepted: 600)
         return scenario
     }
 
@@ -52,12 +47,7 @@ extension FaultCatalog {
         scenario.mock = { _ in }
         scenario.maximumDuplicateAPNsIDs = 0
         scenario.maximumRequests = { $0.scenario.jobs.count }
-        scenario.action = { run in
-            try await run.waitForAccepted(5000)
-            try await run.cluster("kill", "1")
-            try await Task.sleep(for: .seconds(5))
-            try await run.cluster("restart", "1")
-        }
+        scenario.action = killNodeOne(atAccepted: 5000)
         return scenario
     }
 
@@ -140,12 +130,7 @@ extension FaultCatalog {
             $0.faults.errorStatus = 503
         }
         scenario.maximumRequests = { $0.scenario.jobs.count * 2 + 200 }
-        scenario.action = { run in
-            try await run.waitForAccepted(500)
-            try await run.cluster("kill", "1")
-            try await Task.sleep(for: .seconds(5))
-            try await run.cluster("restart", "1")
-        }
+        scenario.action = killNodeOne(atAccepted: 500)
         scenario.checks = { outcome in
             var problems = noNackTreatedAsUnroutable(outcome)
             if !outcome.finalResults.values.contains(where: { $0.attempts > 1 }) { problems.append("no job went through a retry tier") }
@@ -192,6 +177,17 @@ extension FaultCatalog {
             return "results by worker " + byWorker.sorted { $0.key < $1.key }.map { "\($0.value)" }.joined(separator: " / ")
         }
         return scenario
+    }
+
+    /// `kill -9` of node 1 (the worker's node and every queue's leader) once `accepted` pushes were
+    /// accepted, and its restart 5 s later.
+    static func killNodeOne(atAccepted accepted: Int) -> @Sendable (FaultRun) async throws -> Void {
+        { run in
+            try await run.waitForAccepted(accepted)
+            try await run.cluster("kill", "1")
+            try await Task.sleep(for: .seconds(5))
+            try await run.cluster("restart", "1")
+        }
     }
 
     /// A nack during a leader election is transient: the worker must not call it a routing problem

@@ -34,7 +34,7 @@ final class WorkerProcess: Sendable {
 
     /// Starts a worker process; the previous one must have been stopped.
     func launch() throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
+        let binary = URL(fileURLWithPath: WorkerCommandLine.binary)
         guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw HarnessError("no apns-worker at \(binary.path); build it first") }
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml")
         try Data(harness.yaml().utf8).write(to: config)

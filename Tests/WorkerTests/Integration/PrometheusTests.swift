@@ -60,10 +60,8 @@ struct PrometheusTests {
     @Test("Prometheus scrapes the broker's own endpoint: jobs with no consumer raise APNsJobsWithoutConsumers, a consumer clears it")
     func brokerRules() async throws {
         // A vhost of its own holding a queue of the default jobs name, which the rules match.
-        let vhost = "alerts-\(UUID().uuidString.prefix(8).lowercased())"
-        _ = try RabbitMQControl.run(["add_vhost", vhost])
+        let vhost = try RabbitMQControl.makeVirtualHost("alerts")
         defer { _ = try? RabbitMQControl.run(["delete_vhost", vhost]) }
-        _ = try RabbitMQControl.run(["set_permissions", "-p", vhost, "guest", ".*", ".*", ".*"])
         var amqp = AMQPSection()
         amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"]
         let client = AMQPClient(options: try amqp.clientOptions(), logger: WorkerHarness.quietLogger("broker-rules"))

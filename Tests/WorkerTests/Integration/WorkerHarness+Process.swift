@@ -8,7 +8,7 @@ import WorkerConfiguration
 extension WorkerHarness {
     /// Starts `apns-worker run` (built next to the test bundle) with this harness's settings.
     func launchWorker() throws -> Process {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
+        let binary = URL(fileURLWithPath: WorkerCommandLine.binary)
         guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw HarnessError("no apns-worker at \(binary.path); build it first") }
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)yaml")
         try Data(yaml().utf8).write(to: config)

@@ -73,17 +73,14 @@ struct TopologyTests {
 
     @Test("`declare --print-definitions` names the vhost of amqp.urls; the file imports there, and the worker's own declarations then match it exactly")
     func importIntoBroker() async throws {
-        let vhost = "defs-\(UUID().uuidString.prefix(8).lowercased())"
-        _ = try RabbitMQControl.run(["add_vhost", vhost])
+        let vhost = try RabbitMQControl.makeVirtualHost("defs")
         defer { _ = try? RabbitMQControl.run(["delete_vhost", vhost]) }
-        _ = try RabbitMQControl.run(["set_permissions", "-p", vhost, "guest", ".*", ".*", ".*"])
         // As an operator makes the file: the command, its configuration naming the vhost in the URL.
         let harness = try await WorkerHarness.make(setup: { $0.amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"] })
         let settings = harness.settings.amqp
         let topology = Topology(settings: harness.settings.topology)
         let config = try TemporaryFile.write(harness.yaml(), mode: 0o600)
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
-        let printed = try CommandOutput.run(binary, ["declare", "--print-definitions", "--config", config])
+        let printed = try CommandOutput.run(WorkerCommandLine.binary, ["declare", "--print-definitions", "--config", config])
         #expect(printed.status == 0)
         #expect(printed.output.contains("\"vhost\" : \"\(vhost)\"") && !printed.output.contains("\"vhost\" : \"/\""), "\(printed.output.prefix(400))")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(vhost).json")

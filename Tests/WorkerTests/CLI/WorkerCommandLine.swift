@@ -1,0 +1,21 @@
+import APNsClient
+import Foundation
+import TestSupport
+
+/// `apns-worker` as a process, for the tests of its commands: the binary built next to the test
+/// bundle, pointed at a mock with a token credential, and the one JSON object it prints.
+enum WorkerCommandLine {
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
+
+    /// Runs `apns-worker ARGUMENTS…` with team one's key, the mock's address and the test CA, and reads
+    /// the JSON object it printed (or keeps the output as `output` when it is not one).
+    static func run(_ arguments: [String], against harness: MockHarness) throws -> (status: Int32, object: [String: Any]) {
+        let credential = [
+            "--key-file", try Fixtures.privateCopy(of: "keys/AuthKey_TESTKEY001.p8"), "--key-id", "TESTKEY001", "--team-id", "TEAMID0001",
+            "--endpoint", "localhost:\(harness.endpoint.port)", "--ca-file", Fixtures.path("tls/ca.pem"),
+        ]
+        let (status, output) = try CommandOutput.run(binary, arguments + credential)
+        let object = (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? ["output": output]
+        return (status, object)
+    }
+}
