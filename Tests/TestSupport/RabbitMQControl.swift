@@ -5,10 +5,15 @@ public enum RabbitMQControl {
     /// Forces the broker to close the connection whose `connection_name` is `name`, through
     /// `control` (rabbitmqctl's arguments in, its output back): the test broker's, or a cluster node's.
     public static func forceClose(connectionNamed name: String, control: ([String]) throws -> String = RabbitMQControl.run) throws {
+        _ = try control(["close_connection", try connectionPID(named: name, control: control), "forced by a test"])
+    }
+
+    /// The process id (as rabbitmqctl prints it) of the connection whose `connection_name` is `name`.
+    public static func connectionPID(named name: String, control: ([String]) throws -> String = RabbitMQControl.run) throws -> String {
         let listing = try control(["-q", "list_connections", "pid", "client_properties"])
         let pids = listing.split(separator: "\n").filter { $0.contains("\"\(name)\"") }.compactMap { $0.split(separator: "\t").first.map(String.init) }
         guard let pid = pids.first else { throw ControlError("no broker connection named \(name) in:\n\(listing)") }
-        _ = try control(["close_connection", pid, "forced by a test"])
+        return pid
     }
 
     /// A new vhost on the test broker named `prefix-<random>`, open to guest; delete it with
