@@ -58,7 +58,7 @@ struct ResultsCommand: AsyncParsableCommand {
         while !(expect.map { progress.count >= $0 } ?? false), ContinuousClock.now - progress.lastArrival < idle {
             try await Task.sleep(for: .milliseconds(100))
         }
-        // The consumer first: RabbitMQ 3.10 quorum queues can lose acks sent just before a close.
+        // The consumer first: results handed back to a consumer still open would come straight back.
         await amqp.cancelConsuming()
         reader.cancel()
         let held = progress.takeHeld()

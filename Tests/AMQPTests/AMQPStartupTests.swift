@@ -66,11 +66,7 @@ struct AMQPStartupTests {
     }
 
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        for _ in 0..<1500 {
-            if condition() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TestFailure("not within 30 s: \(what)")
+        try await Condition.wait(what, condition)
     }
 
     @Test("nothing listening: the error says the connection was refused, and by whom")

@@ -1,8 +1,8 @@
 /// Closing: cancel the consumer first, give outstanding confirms until a deadline, then close.
 extension ConnectionStateMachine {
-    /// `close()`: no new publishes or deliveries; the consumer is cancelled first (RabbitMQ 3.10 quorum
-    /// queues can lose acks sent just before a channel closes), and the close completes once every
-    /// confirm arrived, the deadline passed, or the connection is gone (see ``tick(now:)``).
+    /// `close()`: no new publishes or deliveries; the consumer is cancelled first, so the broker stops
+    /// delivering before the last acks and rejects go out, and the close completes once every confirm
+    /// arrived, the deadline passed, or the connection is gone (see ``tick(now:)``).
     mutating func closeRequested(now: ContinuousClock.Instant, timeout: Duration) -> [ConnectionAction] {
         guard closing == nil else { return [] }
         closing = now + timeout

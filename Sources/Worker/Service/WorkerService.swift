@@ -12,9 +12,9 @@ public import WorkerConfiguration
 /// Unacked deliveries are bounded by the broker's prefetch (``WorkerSection/prefetch``), and the jobs
 /// processed at once by ``WorkerSettings/jobConcurrency`` (what APNs can have in flight): deliveries
 /// beyond it wait in the intake, not yet started. Behind that, the APNs client's streams and bounded
-/// waiting line apply back-pressure. On graceful shutdown it cancels the consumer first (RabbitMQ 3.10
-/// quorum queues can lose acks sent just before a channel closes), hands deliveries that never started
-/// back to the queue, lets started jobs finish within the shutdown timeout, requeues the rest, and closes.
+/// waiting line apply back-pressure. On graceful shutdown it cancels the consumer first, then hands
+/// deliveries that never started back to the queue (to a consumer still open the broker would deliver
+/// them straight back), lets started jobs finish within the shutdown timeout, requeues the rest, and closes.
 public final class WorkerService: Service {
     public let settings: WorkerSettings
     public let amqp: AMQPClient
@@ -128,12 +128,15 @@ public final class WorkerService: Service {
     /// job is requeued, not lost).
     private func process(_ deliveries: AsyncStream<[AMQPDelivery]>) async throws {
         try await withThrowingDiscardingTaskGroup { group in
+            var neverStarted: [AMQPDelivery] = []
             for await batch in deliveries {
                 for delivery in batch {
                     guard await slots.acquire() else {
-                        // Draining and every slot taken: a job that never started goes straight back to the
-                        // queue (another worker can take it now) rather than waiting here for a slot.
-                        await amqp.reject(delivery, requeue: true)
+                        // Draining: a job that never started goes back to the queue rather than waiting
+                        // here for a slot, once the stream has ended. Until the broker confirms the
+                        // cancel, it would deliver a requeued job straight back to this consumer, each
+                        // time counted toward the queue's delivery limit.
+                        neverStarted.append(delivery)
                         continue
                     }
                     metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
@@ -144,6 +147,7 @@ public final class WorkerService: Service {
                     }
                 }
             }
+            for delivery in neverStarted { await amqp.reject(delivery, requeue: true) }
             let deadline = ContinuousClock.now + settings.worker.shutdownTimeout
             group.addTask { [self] in
                 while inFlight.load(ordering: .relaxed) > 0 {

@@ -108,11 +108,7 @@ struct PrometheusProcess {
 
     /// Polls `condition` every 200 ms for up to 30 s.
     func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try !condition() {
-            guard ContinuousClock.now < deadline else { throw HarnessError("prometheus: \(what) not within 30 s") }
-            try await Task.sleep(for: .milliseconds(200))
-        }
+        try await Condition.wait("prometheus: \(what)", interval: .milliseconds(200), condition)
     }
 
     /// `GET /api/v1/<path>`'s `data` object.

@@ -1,0 +1,21 @@
+/// Waiting in tests for a condition, never for a time: polls until it holds, and fails loudly, naming
+/// what never happened, when it does not within the timeout.
+public enum Condition {
+    /// Polls `condition` every `interval` until it holds; throws ``ConditionTimeout`` after `timeout`.
+    public static func wait(
+        _ what: String, timeout: Duration = .seconds(30), interval: Duration = .milliseconds(20), _ condition: () throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try !condition() {
+            guard ContinuousClock.now < deadline else { throw ConditionTimeout(what: what, timeout: timeout) }
+            try await Task.sleep(for: interval)
+        }
+    }
+}
+
+/// A condition that did not hold in time.
+public struct ConditionTimeout: Error, CustomStringConvertible {
+    public let what: String
+    public let timeout: Duration
+    public var description: String { "not within \(timeout): \(what)" }
+}
