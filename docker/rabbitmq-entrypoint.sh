@@ -39,9 +39,13 @@ release=${release#rabbitmq_server-}
     done
   fi
 } > "$RABBITMQ_CONFIG_FILE"
-# Quorum retry tiers dead-letter at-least-once; RabbitMQ's worker for that resends an unconfirmed
-# letter only after this timeout (default 180 s), which holds retries that long when a leader moves.
-echo "[{rabbit, [{dead_letter_worker_publisher_confirm_timeout, 5000}]}]." > "$RABBITMQ_ADVANCED_CONFIG_FILE"
+# Quorum retry tiers dead-letter at-least-once; RabbitMQ 3.x's worker for that resends an unconfirmed
+# letter only after this timeout (default 180 s), which holds retries that long when the jobs queue's
+# leader is lost mid-send. 4.x needs no change (scripts/rabbitmq-version.sh, rabbitmq_advanced_config).
+case $release in
+  3.*) echo "[{rabbit, [{dead_letter_worker_publisher_confirm_timeout, 5000}]}]." ;;
+  *) echo "[]." ;;
+esac > "$RABBITMQ_ADVANCED_CONFIG_FILE"
 # The random exchange spreads jobs over partitioned queues (topology.partitions); the Prometheus
 # endpoint is the one the broker alert rules read, as on the test brokers (scripts/rabbitmq.sh).
 echo "[rabbitmq_random_exchange,rabbitmq_prometheus]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"

@@ -71,10 +71,8 @@ prometheus.tcp.ip = 127.0.0.1
 prometheus.tcp.port = $((RABBITMQ_NODE_PORT + 10000))
 $(rabbitmq_conf_extra cluster)
 CONF
-  # A quorum retry tier dead-letters at-least-once through a worker process that waits this long for
-  # the target queue's confirm before it sends again. RabbitMQ's default (180 s) holds retries that
-  # long whenever the jobs queue's leader moves mid-send (docs/operations.md, "Retry tiers").
-  echo "[{rabbit, [{dead_letter_worker_publisher_confirm_timeout, 5000}]}]." > "$RABBITMQ_ADVANCED_CONFIG_FILE"
+  # The retry tiers' dead-letter confirm timeout, on 3.10 only (docs/operations.md, "Retry tiers").
+  rabbitmq_advanced_config > "$RABBITMQ_ADVANCED_CONFIG_FILE"
   # The random exchange (it ships with RabbitMQ) spreads jobs over partitions (topology.partitions).
   # The Prometheus endpoint listens on the AMQP port + 10000, as the single node's does.
   echo "[rabbitmq_random_exchange,rabbitmq_prometheus]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
