@@ -14,7 +14,7 @@ extension JobProcessor {
     /// Resolves a decoded channel job and decides whether it goes to APNs.
     @inline(never)
     func start(_ job: ChannelJob, delivery: AMQPDelivery, context: ResultContext) -> JobStep {
-        if let remembered = rememberedOutcome(AnsweredOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: delivery.message.body), jobID: job.id, delivery: delivery) {
+        if let remembered = rememberedOutcome(AnsweredOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, message: delivery.message), jobID: job.id, delivery: delivery) {
             return remembered
         }
         let (entry, environment): (CredentialRegistry.Entry, APNsEnvironment)

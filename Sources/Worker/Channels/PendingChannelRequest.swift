@@ -12,7 +12,7 @@ final class PendingChannelRequest: Sendable {
 
     /// Names this delivery in ``AnsweredOutcomes``.
     var outcomeKey: AnsweredOutcomes.Key {
-        AnsweredOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, body: context.delivery.message.body)
+        AnsweredOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, message: context.delivery.message)
     }
 
     init(job: ChannelJob, context: ResultContext, credential: APNsCredential, credentialName: String, endpoint: APNsEndpoint) {

@@ -7,10 +7,11 @@ public enum ReplayedJob {
     /// When the job was replayed, as `2026-11-24T10:00:00.123Z`.
     public static let replayedAtHeader = "replayed-at"
 
-    /// Headers a replayed job must not carry: the worker's counts (the job starts afresh), the
-    /// broker's delivery count of the dead-letter queue, and when it was dead-lettered. `last-error`
+    /// Headers a replayed job must not carry: the worker's counts and the name of its last retry copy
+    /// (the job starts afresh), the broker's delivery count of the dead-letter queue, and when it was
+    /// dead-lettered. `last-error`
     /// stays, so the job's history can still be read until it fails again.
-    static let droppedHeaders = [RetryHeaders.attempts, RetryHeaders.deferrals, DeadLetter.deadLetteredAtHeader, "x-delivery-count"]
+    static let droppedHeaders = [RetryHeaders.attempts, RetryHeaders.deferrals, RetryHeaders.copy, DeadLetter.deadLetteredAtHeader, "x-delivery-count"]
 
     public static func message(from deadLetter: AMQPMessage, replayedAt time: Date) -> AMQPMessage {
         var message = deadLetter

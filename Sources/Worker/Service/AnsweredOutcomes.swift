@@ -12,31 +12,38 @@ import NIOCore
 /// acks were lost with the node. And before any of it, 50 jobs with nowhere to put their results made
 /// 1,050 APNs requests. So every answered job is remembered, for as long as a redelivery can come back.
 ///
-/// Only redeliveries look here, and dead letters an operator replayed, when APNs had accepted them (a
-/// replayed failure is a request for another try): a job its producer publishes again is a new push.
+/// Only redeliveries look here, retry copies (the broker's at-least-once dead-lettering from a tier
+/// hands a copy back twice when the tier's leader dies before confirming it: 6 pushes repeated in a
+/// 4.0 `cluster-retries-dead-letters` run), and dead letters an operator replayed, when APNs had
+/// accepted them (a replayed failure is a request for another try): a job its producer publishes
+/// again is a new push.
 /// Only this process
 /// remembers, so a redelivery that reaches another worker is pushed again (at-least-once). Bounded by
 /// bytes and by age, the oldest going first: a lost ack's redelivery comes back first in the queue
 /// right after the reconnect, before newer answers can push its outcome out.
 final class AnsweredOutcomes: Sendable {
-    /// One job's delivery: its id, the attempts before it, and its body's hash (a job re-published
-    /// with different content is a different job).
+    /// One job's delivery: its id, the attempts before it, the retry copy it is (if any), and its
+    /// body's hash (a job re-published with different content is a different job).
     struct Key: Hashable, Sendable {
         let jobID: String
         let previousAttempts: Int
+        /// The `retry-copy` header: a copy postponed with unchanged counts (a paused credential) is
+        /// still a different copy from the delivery that postponed it.
+        let retryCopy: String?
         let bodyHash: Int
 
-        init(jobID: String, previousAttempts: Int, body: [UInt8]) {
+        init(jobID: String, previousAttempts: Int, retryCopy: String? = nil, body: [UInt8]) {
             self.jobID = jobID
             self.previousAttempts = previousAttempts
+            self.retryCopy = retryCopy
             var hasher = Hasher()
             body.withUnsafeBytes { hasher.combine(bytes: $0) }
             bodyHash = hasher.finalize()
         }
 
-        /// The key of a delivery of `job` whose message body is `body`.
-        init(_ job: Job, body: [UInt8]) {
-            self.init(jobID: job.id, previousAttempts: job.previousAttempts, body: body)
+        /// The key of a delivery of the job `jobID` whose message is `message`.
+        init(jobID: String, previousAttempts: Int, message: AMQPMessage) {
+            self.init(jobID: jobID, previousAttempts: previousAttempts, retryCopy: RetryHeaders.copy(of: message), body: message.body)
         }
     }
 

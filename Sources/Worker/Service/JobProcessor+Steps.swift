@@ -38,7 +38,7 @@ extension JobProcessor {
         case .success(.notification(let decoded)):
             job = decoded
         }
-        if let remembered = rememberedOutcome(AnsweredOutcomes.Key(job, body: delivery.message.body), jobID: job.id, delivery: delivery) {
+        if let remembered = rememberedOutcome(AnsweredOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, message: delivery.message), jobID: job.id, delivery: delivery) {
             return remembered
         }
         let resolved: (entry: CredentialRegistry.Entry, endpoint: APNsEndpoint)
@@ -62,15 +62,22 @@ extension JobProcessor {
     }
 
     /// The outcome an earlier delivery of this job left in ``AnsweredOutcomes``, as the step that
-    /// publishes it again instead of pushing again; nil when there is none. A redelivery takes whatever
-    /// was decided; a dead letter an operator replayed takes it only if APNs accepted the push (replaying
-    /// a failure asks for another try); anything else is a new job.
+    /// publishes it again instead of pushing again; nil when there is none. A redelivery or a retry
+    /// copy takes whatever was decided; a dead letter an operator replayed takes it only if APNs
+    /// accepted the push (replaying a failure asks for another try); anything else is a new job.
     func rememberedOutcome(_ key: AnsweredOutcomes.Key, jobID: String, delivery: AMQPDelivery) -> JobStep? {
         let replayed = delivery.message.properties.headers[ReplayedJob.replayedAtHeader] != nil
-        guard delivery.redelivered || replayed, let outcome = answered.outcome(for: key), delivery.redelivered || outcome.accepted else { return nil }
+        let repeated = Self.mayRepeat(delivery)
+        guard repeated || replayed, let outcome = answered.outcome(for: key), repeated || outcome.accepted else { return nil }
         metrics.republished.increment()
         logger.info("job already answered by APNs: publishing its outcome again, not pushing again", metadata: ["job": "\(jobID)", "replayed": "\(replayed)"])
         return .republish(outcome.publications)
+    }
+
+    /// Whether `delivery` may be one this process already took: a redelivery, or a retry copy (the
+    /// broker can hand the same one back twice).
+    static func mayRepeat(_ delivery: AMQPDelivery) -> Bool {
+        delivery.redelivered || RetryHeaders.copy(of: delivery.message) != nil
     }
 
     /// What to publish after the send: the verdict on `outcome`, pausing the credential if APNs refused it.

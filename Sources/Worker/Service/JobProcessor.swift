@@ -130,9 +130,9 @@ public final class JobProcessor: Sendable {
             return
         }
         var step = start(delivery)
-        if case .send(let pending) = step, delivery.redelivered {
+        if case .send(let pending) = step, Self.mayRepeat(delivery) {
             step = await afterEarlierDelivery(pending)
-        } else if case .channel(let pending) = step, delivery.redelivered {
+        } else if case .channel(let pending) = step, Self.mayRepeat(delivery) {
             step = await afterEarlierDelivery(pending)
         }
         switch step {
@@ -158,8 +158,8 @@ public final class JobProcessor: Sendable {
         }
     }
 
-    /// A redelivered job this process may still have at APNs from its first delivery (the broker
-    /// requeues everything unacked when a connection or channel closes): waits until that delivery's
+    /// A redelivered job (or a retry copy) this process may still have at APNs from its first delivery
+    /// (the broker requeues everything unacked when a connection or channel closes): waits until that delivery's
     /// outcome is settled, then publishes the outcome it left, if any, instead of pushing again.
     @inline(never)
     private func afterEarlierDelivery(_ pending: PendingSend) async -> JobStep {

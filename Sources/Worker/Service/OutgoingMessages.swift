@@ -35,6 +35,7 @@ package struct OutgoingMessages {
     func retry(_ original: AMQPMessage, tier: Int, delay: Duration, attempts: Int, deferrals: Int = 0, lastError: String, credential: String?) -> Publication {
         var message = annotated(original, RetryHeaders(attempts: attempts, deferrals: deferrals), lastError: lastError, credential: credential)
         message.properties.expiration = String(max(0, delay.milliseconds))
+        message.properties.headers[RetryHeaders.copy] = .string(RetryHeaders.newCopyName())
         let tierName = Topology.routingKey(forTier: topology.settings.retryTiers[tier])
         return Publication(exchange: topology.settings.retryExchange, routingKey: tierName, message: Self.carriable(message), kind: .retry(tier: tierName))
     }

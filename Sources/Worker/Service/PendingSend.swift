@@ -17,7 +17,7 @@ final class PendingSend: Sendable {
 
     /// Names this delivery in ``AnsweredOutcomes`` (computed only when its publications fail).
     var outcomeKey: AnsweredOutcomes.Key {
-        AnsweredOutcomes.Key(job, body: context.delivery.message.body)
+        AnsweredOutcomes.Key(jobID: job.id, previousAttempts: job.previousAttempts, message: context.delivery.message)
     }
 
     init(job: Job, context: ResultContext, credential: APNsCredential, credentialName: String, endpoint: APNsEndpoint) {

@@ -13,8 +13,22 @@ struct RetryHeaders: Equatable {
     static let lastErrorLimit = 500
     /// The credential the worker chose for the job (named by the job or found by its topic).
     static let credential = "credential"
+    /// Names one copy sent to a retry tier, so that the same copy handed back twice (the broker's
+    /// dead-lettering from a tier is at-least-once) is answered from ``AnsweredOutcomes``.
+    static let copy = "retry-copy"
     /// Every name above, which a copy keeps whatever else it must drop.
-    static let names: Set<String> = [attempts, deferrals, lastError, credential]
+    static let names: Set<String> = [attempts, deferrals, lastError, credential, copy]
+
+    /// The `retry-copy` of `message`, when the worker sent it to a retry tier.
+    static func copy(of message: AMQPMessage) -> String? {
+        guard case .string(let name)? = message.properties.headers[copy] else { return nil }
+        return name
+    }
+
+    /// A new copy's name: 64 random bits, unique among the copies a job's redeliveries can meet.
+    static func newCopyName() -> String {
+        String(UInt64.random(in: .min ... .max), radix: 16)
+    }
 
     var attempts: Int
     var deferrals: Int

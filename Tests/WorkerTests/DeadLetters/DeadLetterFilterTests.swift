@@ -102,14 +102,14 @@ struct DeadLetterFilterTests {
         #expect(!newer.selects(letter(error: "x"), now: now))
     }
 
-    @Test("a replayed job keeps body and id, loses its counts, delivery count and expiry, and says when it was replayed")
+    @Test("a replayed job keeps body and id, loses its counts, copy name, delivery count and expiry, and says when it was replayed")
     func replayedMessage() {
         var properties = AMQPProperties()
         properties.messageID = "job-1"
         properties.expiration = "500"
         properties.headers = [
             RetryHeaders.attempts: .int(3), RetryHeaders.deferrals: .int(2), RetryHeaders.lastError: .string("HTTP503: down"),
-            "x-delivery-count": .int(4), DeadLetter.deadLetteredAtHeader: .int(1), "tenant": .string("acme"),
+            RetryHeaders.copy: .string("5eed"), "x-delivery-count": .int(4), DeadLetter.deadLetteredAtHeader: .int(1), "tenant": .string("acme"),
         ]
         let dead = AMQPMessage(body: Array("{}".utf8), properties: properties)
         let replayed = ReplayedJob.message(from: dead, replayedAt: now)
@@ -117,7 +117,7 @@ struct DeadLetterFilterTests {
         #expect(replayed.properties.messageID == "job-1")
         #expect(replayed.properties.expiration == nil)
         #expect(replayed.properties.persistent)
-        for header in [RetryHeaders.attempts, RetryHeaders.deferrals, "x-delivery-count", DeadLetter.deadLetteredAtHeader] {
+        for header in [RetryHeaders.attempts, RetryHeaders.deferrals, RetryHeaders.copy, "x-delivery-count", DeadLetter.deadLetteredAtHeader] {
             #expect(replayed.properties.headers[header] == nil, "\(header)")
         }
         #expect(replayed.properties.headers["tenant"] == .string("acme"))

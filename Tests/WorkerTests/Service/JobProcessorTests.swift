@@ -31,12 +31,14 @@ struct JobProcessorTests {
         return settings
     }
 
-    static func processor(broker: FakeBroker, sender: FakeSender, onMissingExchange: @escaping @Sendable () async -> Void = {}) throws -> JobProcessor {
+    static func processor(
+        broker: FakeBroker, sender: FakeSender, gate: CredentialGate = CredentialGate(), onMissingExchange: @escaping @Sendable () async -> Void = {}
+    ) throws -> JobProcessor {
         let settings = try settings()
         var logger = Logger(label: "unit")
         logger.logLevel = .critical
         return JobProcessor(
-            broker: broker, sender: sender, credentials: try CredentialRegistry.load(settings), settings: settings, gate: CredentialGate(),
+            broker: broker, sender: sender, credentials: try CredentialRegistry.load(settings), settings: settings, gate: gate,
             logger: logger, metrics: WorkerMetrics(), unroutableBackoff: .zero,
             nackRetry: NackRetry(initialDelay: .zero, maximumDelay: .zero, attempts: 3), onMissingExchange: onMissingExchange
         )
@@ -270,6 +272,43 @@ struct JobProcessorTests {
         #expect(broker.published.first?.message.properties.headers["retry-attempt"] == .int(1))
         #expect(Self.results(broker).isEmpty)
         #expect(broker.acked == [8])
+    }
+
+    @Test("a retry copy handed back twice (a tier dead-letters at least once): one push, the second answered from memory")
+    func retryCopyTwice() async throws {
+        let broker = FakeBroker()
+        let unavailableOnce = LockedFlag(true)
+        let sender = FakeSender(answer: { _ in
+            unavailableOnce.take() ? .success(.rejected(APNsRejection(status: 503, reason: .serviceUnavailable))) : .success(.accepted(APNsAcceptance(apnsID: nil, uniqueID: nil)))
+        })
+        let processor = try Self.processor(broker: broker, sender: sender)
+        await processor.process(Self.delivery(Self.job("j-9"), tag: 1))
+        let copy = try #require(broker.published.first { $0.exchange == "apns.retry" }?.message)
+        #expect(RetryHeaders.copy(of: copy) != nil)
+        for tag: UInt64 in [2, 3] {
+            await processor.process(AMQPDelivery(message: copy, deliveryTag: tag, redelivered: false, exchange: "apns.jobs", routingKey: "send", generation: 1))
+        }
+        #expect(sender.sends == 2, "the original and the copy, not the copy twice")
+        #expect(Self.results(broker).map(\.status) == [.delivered, .delivered])
+        #expect(broker.acked == [1, 2, 3])
+    }
+
+    @Test("a copy postponed with unchanged counts (a refused credential) is a new copy: pushed, not answered with the postponement")
+    func postponedCopyIsPushed() async throws {
+        let broker = FakeBroker()
+        let refusedOnce = LockedFlag(true)
+        let sender = FakeSender(answer: { _ in
+            refusedOnce.take() ? .success(.rejected(APNsRejection(status: 403, reason: .invalidProviderToken))) : .success(.accepted(APNsAcceptance(apnsID: nil, uniqueID: nil)))
+        })
+        let gate = CredentialGate()
+        let processor = try Self.processor(broker: broker, sender: sender, gate: gate)
+        await processor.process(Self.delivery(Self.job("j-10"), tag: 1))
+        let postponed = try #require(broker.published.first { $0.exchange == "apns.retry" }?.message)
+        #expect(postponed.properties.headers["retry-attempt"] == .int(0), "a refused credential uses no attempt")
+        gate.resume("team-one")
+        await processor.process(AMQPDelivery(message: postponed, deliveryTag: 2, redelivered: false, exchange: "apns.jobs", routingKey: "send", generation: 1))
+        #expect(sender.sends == 2)
+        #expect(Self.results(broker).map(\.status) == [.delivered])
     }
 
     @Test("a redelivery that overtakes its first delivery waits for it and publishes its answer: one push")

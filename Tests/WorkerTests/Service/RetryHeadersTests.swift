@@ -27,6 +27,6 @@ struct RetryHeadersTests {
         var headers: [String: AMQPFieldValue] = ["retry-deferred": .int(4)]
         RetryHeaders(attempts: 1).write(into: &headers, lastError: "BadDeviceToken")
         #expect(headers["retry-deferred"] == .int(4))
-        #expect(RetryHeaders.names == ["retry-attempt", "retry-deferred", "last-error", "credential"])
+        #expect(RetryHeaders.names == ["retry-attempt", "retry-deferred", "last-error", "credential", "retry-copy"])
     }
 }
