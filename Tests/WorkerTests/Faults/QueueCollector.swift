@@ -61,8 +61,10 @@ final class QueueCollector: Sendable {
 
     /// Cancels the consumer and closes the connection; what was kept stays readable.
     func stop() async {
+        // The cancel finishes the stream once confirmed; the reader acks what it holds and ends
+        // (cancelling it could leave a kept message unacked, to be handed out again).
         await client.cancelConsuming()
-        reader.withLockedValue { $0 }?.cancel()
+        await reader.withLockedValue { $0 }?.value
         await client.close()
     }
 

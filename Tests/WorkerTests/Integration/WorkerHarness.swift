@@ -125,8 +125,11 @@ struct WorkerHarness {
         while !done(inbox.messages), ContinuousClock.now - inbox.lastArrival < idle {
             try await Task.sleep(for: .milliseconds(50))
         }
+        // The cancel finishes the stream once the broker confirmed it; the reader then acks what it
+        // still holds and ends. Cancelling the reader instead could leave a message it had read
+        // without its ack (written after the close): the broker would hand it out again.
         await consumer.cancelConsuming()
-        reader.cancel()
+        await reader.value
         await consumer.close()
         return inbox.messages
     }
