@@ -55,7 +55,13 @@ let package = Package(
         .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
         .target(
             name: "AMQP",
-            dependencies: ["CRabbitMQ", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "CRabbitMQ", "TLS", "Transport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -190,7 +196,16 @@ let package = Package(
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AMQPTests", dependencies: ["AMQP", "APNsCore", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AMQPTests",
+            dependencies: [
+                "AMQP", "APNsCore", "TestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "WorkerConfigurationTests", dependencies: ["WorkerConfiguration", "Worker", "AMQP", "APNsClient", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WorkerTests",

@@ -26,6 +26,11 @@ openssl req -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256 -keyout tls/
   -subj "/CN=localhost"
 openssl x509 -req -in tls/server.csr -CA tls/ca.pem -CAkey tls/ca.key -CAcreateserial -out tls/server.pem \
   -days "$days" -extfile <(printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n')
+# The same host name without its address: a client that reaches it at 127.0.0.1 and checks names must refuse.
+openssl req -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256 -keyout tls/server-dns-only.key -out tls/server-dns-only.csr \
+  -subj "/CN=localhost"
+openssl x509 -req -in tls/server-dns-only.csr -CA tls/ca.pem -CAkey tls/ca.key -CAcreateserial -out tls/server-dns-only.pem \
+  -days "$days" -extfile <(printf 'subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n')
 openssl req -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256 -keyout tls/client.key -out tls/client.csr \
   -subj "/CN=Apple Push Services: com.example.app/UID=com.example.app"
 openssl x509 -req -in tls/client.csr -CA tls/ca.pem -CAkey tls/ca.key -CAcreateserial -out tls/client.pem \

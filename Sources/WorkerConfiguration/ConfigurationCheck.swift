@@ -1,4 +1,5 @@
 public import Foundation
+import AMQP
 import APNsCore
 import TLS
 
@@ -83,8 +84,19 @@ public enum ConfigurationCheck {
             ("amqp.tls.certificate_file", settings.amqp.tls.certificateFile),
             ("amqp.tls.key_file", settings.amqp.tls.keyFile),
         ]
+        var readable = true
         for case let (path, file?) in brokerFiles where !FileManager.default.isReadableFile(atPath: file) {
             report.problems.append(ConfigurationProblem(path: path, message: "cannot read \(file)"))
+            readable = false
+        }
+        // What an amqps connection would load: a key readable by others, a certificate its key does not
+        // match, a CA file that is not PEM.
+        if readable, let options = try? settings.amqp.clientOptions(), options.endpoints.contains(where: \.usesTLS) || settings.amqp.tls.certificateFile != nil {
+            do {
+                try options.tls.validate()
+            } catch {
+                report.problems.append(ConfigurationProblem(path: "amqp.tls", message: "\(error.operation): \(error.message)"))
+            }
         }
         return report
     }

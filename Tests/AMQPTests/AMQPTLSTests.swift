@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import AMQP
@@ -46,23 +47,43 @@ struct AMQPTLSTests {
 
     @Test("hostname verification is on by default and can be turned off")
     func verifiesHostname() async throws {
-        let server = try OpenSSLServer()
-        // The certificate names localhost as DNS name; rabbitmq-c matches DNS names only, so 127.0.0.1 fails.
+        // This certificate names localhost but not 127.0.0.1, which the client connects to.
+        let server = try OpenSSLServer(certificate: "server-dns-only")
         let strict = await Self.connect(server, host: "127.0.0.1", tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem")))
-        #expect(strict?.code == .library(status: Self.hostnameVerifyFailed))
+        #expect(strict?.code == .library(status: Self.hostnameVerifyFailed), "\(String(describing: strict))")
         let relaxed = await Self.connect(server, host: "127.0.0.1", tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem"), verifyHostname: false))
         #expect(Self.passedTLS(relaxed), "\(String(describing: relaxed))")
+        let named = await Self.connect(server, host: "localhost", tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem")))
+        #expect(Self.passedTLS(named), "the name it does have passes: \(String(describing: named))")
+    }
+
+    @Test("peer verification can be turned off: an unknown CA is then accepted")
+    func unverifiedPeer() async throws {
+        let server = try OpenSSLServer()
+        let error = await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/untrusted-ca.pem"), verifyPeer: false))
+        #expect(Self.passedTLS(error), "\(String(describing: error))")
     }
 
     @Test("a client certificate is presented when configured")
     func clientCertificate() async throws {
         let server = try OpenSSLServer(requireClientCertificate: true)
+        // A key readable by others is refused, as every key the worker reads: the fixture is 0644 in git.
+        let key = try TemporaryFile.write(String(contentsOfFile: Fixtures.path("tls/client.key"), encoding: .utf8), mode: 0o600)
         let withCertificate = await Self.connect(server, tls: AMQPTLSOptions(
-            caFile: Fixtures.path("tls/ca.pem"), certificateFile: Fixtures.path("tls/client.pem"), keyFile: Fixtures.path("tls/client.key")
+            caFile: Fixtures.path("tls/ca.pem"), certificateFile: Fixtures.path("tls/client.pem"), keyFile: key
         ))
         #expect(withCertificate?.code == .library(status: -0x000D), "a timeout after TLS, got \(String(describing: withCertificate))")
         let without = await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem")))
         #expect(without?.code != .library(status: -0x000D), "the server must refuse a client without a certificate")
+    }
+
+    @Test("a client key other accounts can read is refused before connecting, saying how to fix it")
+    func exposedClientKey() async throws {
+        let server = try OpenSSLServer(requireClientCertificate: true)
+        let key = try TemporaryFile.write(String(contentsOfFile: Fixtures.path("tls/client.key"), encoding: .utf8), mode: 0o644)
+        let error = await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem"), certificateFile: Fixtures.path("tls/client.pem"), keyFile: key))
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("chmod 600") == true, "\(String(describing: error))")
     }
 
     @Test("a missing CA file is reported with its path")

@@ -15,10 +15,11 @@ final class OpenSSLServer {
     /// Held open: s_server shuts down when its standard input reaches end of file.
     private let input = Pipe()
 
-    /// `requireClientCertificate` makes the server demand a certificate signed by the test CA.
-    init(requireClientCertificate: Bool = false) throws {
+    /// `requireClientCertificate` makes the server demand a certificate signed by the test CA;
+    /// `certificate` names the fixture it presents (`server`: localhost and 127.0.0.1).
+    init(requireClientCertificate: Bool = false, certificate: String = "server") throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", Fixtures.path("tls/server.pem"), "-key", Fixtures.path("tls/server.key")]
+        process.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", Fixtures.path("tls/\(certificate).pem"), "-key", Fixtures.path("tls/\(certificate).key")]
             + (requireClientCertificate ? ["-Verify", "1", "-CAfile", Fixtures.path("tls/ca.pem")] : [])
         let output = Pipe()
         process.standardOutput = output

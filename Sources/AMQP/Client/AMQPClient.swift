@@ -1,39 +1,37 @@
-internal import Foundation
 public import Logging
+public import NIOCore
+internal import NIOPosix
 internal import Synchronization
 
-/// A RabbitMQ client whose connection is owned by its own thread; every method may be called from any task.
+/// A RabbitMQ client on a SwiftNIO event loop; every method may be called from any task.
 ///
-/// rabbitmq-c is not thread-safe and services heartbeats only inside its calls, so one dedicated thread
-/// owns the connection, runs the commands the methods queue, reads frames and keeps heartbeats going.
-/// Results come back through continuations. One channel consumes and publishes with confirms; another
+/// rabbitmq-c is the codec (it encodes and decodes every method and content header); the event loop
+/// owns the socket, the connection's state and its timers, heartbeats included. A caller already on
+/// that loop writes into the connection's outbound buffer directly; others hop onto it once. Results
+/// come back through continuations. One channel consumes and publishes with confirms; another
 /// declares, so a refused declaration does not disturb the consumer. After `connect()` the client
-/// reconnects by itself (exponential backoff with jitter, rotating through the endpoints) and restarts its
-/// consumer; each connection is a new ``generation``.
+/// reconnects by itself (exponential backoff with jitter, rotating through the endpoints) and restarts
+/// its consumer; each connection is a new ``generation``.
 public final class AMQPClient: Sendable {
-    private let options: AMQPClientOptions
-    private let logger: Logger
     private let counters = ClientCounters()
-    /// Nil only if the process is out of file descriptors; `connect()` then reports it.
-    private let mailbox: Mailbox?
-    private let pipeError: AMQPError?
+    private let driver: ConnectionDriver
+    /// The event loop the connection lives on.
+    public let eventLoop: any EventLoop
 
-    /// A client that does nothing until ``connect()``; `logger` never receives passwords or message bodies.
-    public init(options: AMQPClientOptions, logger: Logger) {
-        self.options = options
-        self.logger = logger
-        do {
-            mailbox = Mailbox(wakeup: try WakeupPipe())
-            pipeError = nil
-        } catch {
-            mailbox = nil
-            pipeError = error
-        }
+    /// A client that does nothing until ``connect()``; `logger` never receives passwords or message
+    /// bodies. It runs on `eventLoop`, by default one of NIO's shared loops.
+    public convenience init(options: AMQPClientOptions, logger: Logger, eventLoop: (any EventLoop)? = nil) {
+        self.init(options: options, logger: logger, eventLoop: eventLoop ?? MultiThreadedEventLoopGroup.singleton.next(), connector: SocketConnector(), now: { .now })
+    }
+
+    init(options: AMQPClientOptions, logger: Logger, eventLoop: any EventLoop, connector: any AMQPConnector, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+        self.eventLoop = eventLoop
+        driver = ConnectionDriver(options: options, logger: logger, loop: eventLoop, counters: counters, connector: connector, now: now)
     }
 
     deinit {
-        // Without close() the thread would run on; it holds no reference back to this client.
-        mailbox?.submit(.close(nil))
+        // Without close() the connection would stay open; the driver holds no reference back to this client.
+        submit(.close(nil))
     }
 
     /// Connects (trying each endpoint in order); throws the last failure if none can be reached on this
@@ -41,21 +39,7 @@ public final class AMQPClient: Sendable {
     /// `close()` ends the wait). After that, the client reconnects by itself. Returns at once if already
     /// connected.
     public func connect(retryingFor window: Duration = .zero) async throws {
-        guard let mailbox else { throw pipeError! }
-        switch mailbox.beginStart() {
-        case .idle: break
-        case .running: return
-        case .starting: throw AMQPError(.invalidArgument, operation: "connect", message: "connect() is already in progress")
-        case .closed: throw AMQPError(.notConnected, operation: "connect", message: "the client is closed")
-        }
-        let (options, logger, counters) = (options, logger, counters)
-        try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
-            let thread = Thread {
-                ConnectionDriver(options: options, logger: logger, mailbox: mailbox, counters: counters).run(started: started, retryingFor: window)
-            }
-            thread.name = "amqp \(options.connectionName)"
-            thread.start()
-        }
+        try await withCheckedThrowingContinuation { submit(.connect(window, $0)) }
     }
 
     /// Declares exchanges, then queues, then bindings; idempotent. A mismatch with an existing queue's or
@@ -108,7 +92,7 @@ public final class AMQPClient: Sendable {
         return stream
     }
 
-    /// ``consume(queue:prefetch:)``, with the deliveries in the batches the connection thread reads them
+    /// ``consume(queue:prefetch:)``, with the deliveries in the batches the connection reads them
     /// in: one hand-over, and one wake-up of the reading task, per batch rather than per delivery.
     public func consumeBatches(queue: String, prefetch: UInt16) async throws -> AsyncStream<[AMQPDelivery]> {
         try await consumeBatches(queues: [queue], prefetch: prefetch)
@@ -140,7 +124,7 @@ public final class AMQPClient: Sendable {
     }
 
     /// Publishes `messages` with confirms on the connection that delivered `delivery`, and acks it once
-    /// every one is confirmed: one trip to the connection thread for a job's whole answer. Acks of
+    /// every one is confirmed: one trip to the event loop for a job's whole answer. Acks of
     /// consecutive deliveries go out together (`multiple`).
     ///
     /// Never throws: each message's outcome is in the result, and ``AMQPBatchOutcome/acked`` says whether
@@ -175,10 +159,9 @@ public final class AMQPClient: Sendable {
         await withCheckedContinuation { submit(.cancelConsuming($0)) }
     }
 
-    /// Cancels consuming (if needed), waits up to ``AMQPClientOptions/closeTimeout`` for outstanding confirms,
-    /// closes channel and connection, and stops the thread. Later calls fail with `.notConnected`.
+    /// Cancels consuming (if needed), waits up to ``AMQPClientOptions/closeTimeout`` for outstanding
+    /// confirms, and closes the connection. Later calls fail with `.notConnected`.
     public func close() async {
-        guard let mailbox, !mailbox.close(onlyIfIdle: true).closed else { return }
         await withCheckedContinuation { submit(.close($0)) }
     }
 
@@ -207,11 +190,12 @@ public final class AMQPClient: Sendable {
         await withCheckedContinuation { submit(.settle(settlement, $0)) }
     }
 
+    /// Runs `command` on the loop: at once when the caller is on it, else as the loop's next task.
     private func submit(_ command: ClientCommand) {
-        guard let mailbox else {
-            command.fail(AMQPError(.notConnected, operation: command.operation, message: pipeError?.message ?? "no wake-up pipe"))
-            return
+        if eventLoop.inEventLoop {
+            driver.submit(command)
+        } else {
+            eventLoop.execute { [driver] in driver.submit(command) }
         }
-        mailbox.submit(command)
     }
 }

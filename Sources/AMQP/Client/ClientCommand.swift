@@ -1,5 +1,7 @@
-/// Work handed from any task to the connection thread, with the continuation that reports back.
+/// Work handed from any task to the client's event loop, with the continuation that reports back.
 enum ClientCommand: Sendable {
+    /// The first connection, tried for at most the duration.
+    case connect(Duration, CheckedContinuation<Void, any Error>)
     case publish(PublishRequest, CheckedContinuation<AMQPPublishOutcome, any Error>)
     case publishBatch(PublishBatchRequest, CheckedContinuation<AMQPBatchOutcome, Never>)
     case settle(Settlement, CheckedContinuation<Void, Never>)
@@ -15,6 +17,7 @@ enum ClientCommand: Sendable {
     /// What the command does, for errors.
     var operation: String {
         switch self {
+        case .connect: "connect"
         case .publish(let request, _): "publish to exchange \"\(request.exchange)\""
         case .publishBatch: "publish and ack"
         case .settle: "ack or reject"
@@ -33,6 +36,7 @@ enum ClientCommand: Sendable {
     /// Resumes the caller with `error` (or plainly, for the commands that cannot fail) without doing anything.
     func fail(_ error: AMQPError) {
         switch self {
+        case .connect(_, let continuation): continuation.resume(throwing: error)
         case .publish(_, let continuation): continuation.resume(throwing: error)
         case .publishBatch(let request, let continuation):
             continuation.resume(returning: AMQPBatchOutcome(outcomes: request.messages.map { _ in .failure(error) }, acked: false))

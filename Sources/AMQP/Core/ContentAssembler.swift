@@ -1,7 +1,11 @@
+internal import NIOCore
+
 /// Joins a `basic.deliver` or `basic.return` with the content header and body frames that follow it.
 ///
-/// AMQP sends a method, then one header, then body frames adding up to the header's size, with nothing else
-/// on that channel in between. This struct checks that order and does no I/O.
+/// AMQP sends a method, then one header, then body frames adding up to the header's size, with nothing
+/// else on that channel in between. This struct checks that order and does no I/O. A body that came in
+/// one frame is a slice of the bytes read; only a body split over several frames is copied, into one
+/// buffer of the size its header announced.
 struct ContentAssembler {
     /// The method a content belongs to.
     enum Method: Equatable {
@@ -9,10 +13,11 @@ struct ContentAssembler {
         case returned(ReturnInfo)
     }
 
-    /// A method with its complete message.
+    /// A method with its complete content.
     struct Content: Equatable {
         var method: Method
-        var message: AMQPMessage
+        var properties: AMQPProperties
+        var body: ByteBuffer
     }
 
     /// A frame that does not fit where it came, described for the error.
@@ -23,7 +28,7 @@ struct ContentAssembler {
     private var method: Method?
     private var properties: AMQPProperties?
     private var expectedSize: UInt64 = 0
-    private var body: [UInt8] = []
+    private var body: ByteBuffer?
 
     /// Whether a method is waiting for its header or body.
     var isAssembling: Bool { method != nil }
@@ -33,19 +38,28 @@ struct ContentAssembler {
         self.method = method
     }
 
-    mutating func header(_ properties: AMQPProperties, bodySize: UInt64) throws(Violation) -> Content? {
-        guard method != nil, self.properties == nil else { throw Violation(detail: "a content header without its method") }
-        self.properties = properties
-        expectedSize = bodySize
-        body = []
-        body.reserveCapacity(Int(clamping: min(bodySize, 1 << 24)))
+    mutating func header(_ header: ContentHeader) throws(Violation) -> Content? {
+        guard method != nil, properties == nil else { throw Violation(detail: "a content header without its method") }
+        properties = header.properties
+        expectedSize = header.bodySize
         return completeIfDone()
     }
 
-    mutating func body(_ fragment: [UInt8]) throws(Violation) -> Content? {
+    mutating func body(_ fragment: ByteBuffer) throws(Violation) -> Content? {
         guard method != nil, properties != nil else { throw Violation(detail: "a body frame without a content header") }
-        guard UInt64(body.count + fragment.count) <= expectedSize else { throw Violation(detail: "the body is longer than its header said") }
-        body += fragment
+        let received = UInt64(body?.readableBytes ?? 0)
+        guard received + UInt64(fragment.readableBytes) <= expectedSize else { throw Violation(detail: "the body is longer than its header said") }
+        if body == nil, UInt64(fragment.readableBytes) == expectedSize {
+            body = fragment
+        } else {
+            if body == nil {
+                // Several frames: the one copy, sized once (the frame decoder bounds each frame, the
+                // header the whole; the broker's own limit is far below what an Int holds).
+                body = ByteBufferAllocator().buffer(capacity: Int(clamping: expectedSize))
+            }
+            var fragment = fragment
+            body!.writeBuffer(&fragment)
+        }
         return completeIfDone()
     }
 
@@ -55,8 +69,8 @@ struct ContentAssembler {
     }
 
     private mutating func completeIfDone() -> Content? {
-        guard let method, let properties, UInt64(body.count) == expectedSize else { return nil }
-        let content = Content(method: method, message: AMQPMessage(body: body, properties: properties))
+        guard let method, let properties, UInt64(body?.readableBytes ?? 0) == expectedSize else { return nil }
+        let content = Content(method: method, properties: properties, body: body ?? ByteBuffer())
         reset()
         return content
     }

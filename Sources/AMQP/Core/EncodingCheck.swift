@@ -68,7 +68,7 @@ enum EncodingCheck {
         table.reduce(4) { $0 + 1 + $1.key.utf8.count + valueSize($1.value) }
     }
 
-    /// A field value's kind byte and payload, in the types ``CArena`` encodes (`S l t d A F`).
+    /// A field value's kind byte and payload, in the types ``EncodingArena`` encodes (`S l t d A F`).
     static func valueSize(_ value: AMQPFieldValue) -> Int {
         switch value {
         case .string(let text): 1 + 4 + text.utf8.count

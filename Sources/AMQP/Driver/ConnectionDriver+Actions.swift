@@ -1,38 +1,39 @@
 internal import Logging
+internal import NIOCore
 
-/// Carrying out the state machine's actions: the rabbitmq-c calls and the continuations.
+/// Carrying out the state machine's actions: the connection's writes and calls, and the continuations.
 extension ConnectionDriver {
     func perform(_ action: ConnectionAction) {
         switch action {
         case .open(let index):
-            do {
-                try open(index)
-                logger.info("AMQP reconnected", metadata: ["endpoint": "\(options.endpoints[index])", "generation": "\(state.generation + 1)"])
-                run(state.connected(now: clock.now))
-            } catch {
-                logger.warning("AMQP reconnect failed", metadata: ["endpoint": "\(options.endpoints[index])", "error": "\(error)"])
-                run(state.openFailed(error, now: clock.now))
+            open(index) { [self] result in
+                switch result {
+                case .success(let connection):
+                    logger.info("AMQP reconnected", metadata: ["endpoint": "\(connection.endpoint)", "generation": "\(state.generation + 1)"])
+                    adopt(connection)
+                case .failure(let error):
+                    logger.warning("AMQP reconnect failed", metadata: ["endpoint": "\(options.endpoints[index])", "error": "\(error)"])
+                    run(state.openFailed(error, now: now()))
+                }
             }
         case .closeConnection:
-            connection?.close()
+            guard let closed = connection else { return }
             connection = nil
-            assembler.reset()
+            closed.delegate = nil
+            closingConnections += 1
+            closed.close { [self] in
+                closingConnections -= 1
+                if closingConnections == 0, case .closed = phase { resumeCloseWaiters() }
+            }
         case .startConsumer(let queues, let prefetch):
             startConsumer(queues: queues, prefetch: prefetch)
         case .cancelConsumer(let tags):
-            do {
-                for tag in tags { try connection?.cancel(consumerTag: tag) }
-                // What the broker sent before its cancel-ok is queued in rabbitmq-c: hand it out first.
-                pumpFrames(untilDrained: true)
-                handOver()
-            } catch {
-                fail(error)
-            }
-            run(state.consumerCancelled())
+            cancelConsumer(tags: tags)
         case .finishDeliveries:
             handOver()
             sink?.finish()
             sink = nil
+            resumeCancelWaiters()
         case .answerConsume(let error):
             let waiter = consumeWaiter
             consumeWaiter = nil
@@ -50,12 +51,20 @@ extension ConnectionDriver {
         case .resumeBatch(let id, let outcomes, let acked):
             batches.removeValue(forKey: id)?.resume(returning: AMQPBatchOutcome(outcomes: outcomes, acked: acked))
         case .sendAck(let tag, let multiple):
-            do { try connection?.ack(deliveryTag: tag, multiple: multiple) } catch { fail(error) }
+            connection?.write(.basicAck(deliveryTag: tag, multiple: multiple), on: AMQPConnection.workChannel)
         case .sendReject(let tag, let requeue):
-            do { try connection?.reject(deliveryTag: tag, requeue: requeue) } catch { fail(error) }
+            connection?.write(.basicReject(deliveryTag: tag, requeue: requeue), on: AMQPConnection.workChannel)
         case .finishClose:
             finishClose()
         }
+    }
+
+    /// A connection that just opened becomes the current one: a new generation for the state machine.
+    func adopt(_ opened: AMQPConnection) {
+        connection = opened
+        opened.delegate = self
+        counters.serverVersion = opened.serverVersion
+        run(state.connected(now: now()))
     }
 
     /// Writes publish `id` with its sequence number in a header (a `basic.return` carries no sequence
@@ -66,38 +75,73 @@ extension ConnectionDriver {
         // nothing at all: its batch is resumed as a whole.
         if pending.continuation == nil { publishes[id] = nil } else { publishes[id]?.request = nil }
         do {
-            try connection.publish(
-                exchange: request.exchange, routingKey: request.routingKey, message: request.message, mandatory: request.mandatory,
-                extraHeaders: [PublishConfirms<Void>.sequenceHeader: .int(Int64(sequence))]
-            )
+            try connection.publish(exchange: request.exchange, routingKey: request.routingKey, mandatory: request.mandatory, message: request.message, sequence: sequence)
         } catch {
-            // Part of the message may have reached the broker: the connection is done, the outcome unknown.
-            fail(error)
+            // Checked before it was numbered, so this is unexpected; nothing was written, but the
+            // broker's numbering of publishes would no longer match ours: the connection is done.
+            fail(AMQPError(.invalidArgument, operation: "publish to exchange \"\(request.exchange.prefix(64))\"", message: error.message))
         }
     }
 
     /// Checks the queues exist (on the topology channel, so a 404 cannot close the work channel), sets
     /// the prefetch and starts consuming each. All or none: if one fails, those started in this call
-    /// are cancelled, so a retry never leaves a queue with two consumers.
+    /// are cancelled, so a retry never leaves a queue with two consumers. Replies from a connection
+    /// that has been replaced meanwhile are ignored: the new one starts the consumer again.
     private func startConsumer(queues: [String], prefetch: UInt16) {
         guard let connection else { return }
+        let generation = state.generation
+        var steps: [(OutboundMethod, UInt16, String)] = queues.map { (.queueDeclare(AMQPQueueDeclaration(name: $0), passive: true), AMQPConnection.topologyChannel, "find queue \($0)") }
+        steps.append((.basicQos(prefetchCount: prefetch), AMQPConnection.workChannel, "basic.qos \(prefetch)"))
+        steps += queues.map { (.basicConsume(queue: $0), AMQPConnection.workChannel, "consume \($0)") }
         var started: [String: String] = [:]
-        do {
-            for queue in queues { try connection.declare(AMQPQueueDeclaration(name: queue), passive: true) }
-            try connection.setPrefetch(prefetch)
-            for queue in queues { started[queue] = try connection.consume(queue: queue) }
-            logger.debug("AMQP consuming", metadata: ["queues": "\(queues.joined(separator: ", "))", "prefetch": "\(prefetch) each"])
-            run(state.consumerStarted(tags: started))
-        } catch {
-            if connection.canWork {
-                for tag in started.values { try? connection.cancel(consumerTag: tag) }
-                logger.error("AMQP consumer could not start", metadata: ["queues": "\(queues.joined(separator: ", "))", "error": "\(error)"])
+        var remaining = steps[...]
+        func next() {
+            guard state.generation == generation, self.connection === connection else { return }
+            guard let (method, channel, operation) = remaining.popFirst() else {
+                logger.debug("AMQP consuming", metadata: ["queues": "\(queues.joined(separator: ", "))", "prefetch": "\(prefetch) each"])
+                run(state.consumerStarted(tags: started))
+                return
             }
-            run(state.consumerFailed(error, connectionUsable: connection.canWork, now: clock.now))
+            connection.call(method, on: channel, operation: operation) { [self] result in
+                switch result {
+                case .success(.basicConsumeOk(let tag)):
+                    if case .basicConsume(let queue) = method { started[queue] = tag }
+                    next()
+                case .success:
+                    next()
+                case .failure(let error):
+                    guard state.generation == generation, self.connection === connection else { return }
+                    if connection.isOpen {
+                        for tag in started.values { connection.call(.basicCancel(consumerTag: tag), on: AMQPConnection.workChannel, operation: "cancel consumer \(tag)") { _ in } }
+                        logger.error("AMQP consumer could not start", metadata: ["queues": "\(queues.joined(separator: ", "))", "error": "\(error)"])
+                    }
+                    run(state.consumerFailed(error, connectionUsable: connection.isOpen, now: now()))
+                }
+            }
+        }
+        next()
+    }
+
+    /// `basic.cancel` for each consumer; once the broker confirmed them all, what it delivered before
+    /// is in hand (replies come in order), so it is handed over and the consumer ends.
+    private func cancelConsumer(tags: [String]) {
+        guard let connection else {
+            run(state.consumerCancelled())
+            return
+        }
+        var waiting = tags.count
+        for tag in tags {
+            connection.call(.basicCancel(consumerTag: tag), on: AMQPConnection.workChannel, operation: "cancel consumer \(tag)") { [self] _ in
+                waiting -= 1
+                guard waiting == 0 else { return }
+                handOver()
+                run(state.consumerCancelled())
+            }
         }
     }
 
-    /// The deliveries read this turn, to the consumer in one batch; back to the queue if nobody reads.
+    /// The deliveries read since the last hand-over, to the consumer in one batch; back to the queue
+    /// if nobody reads.
     func handOver() {
         guard !received.isEmpty else { return }
         let deliveries = received
@@ -113,17 +157,28 @@ extension ConnectionDriver {
     }
 
     private func finishClose() {
+        timer?.task.cancel()
+        timer = nil
         connection = nil
         handOver()
         sink?.finish()
         sink = nil
-        let (_, leftovers) = mailbox.close()
-        for command in leftovers {
-            command.fail(AMQPError(.notConnected, operation: command.operation, message: "the client is closed"))
-        }
+        resumeCancelWaiters()
+        phase = .closed
+        // `close()` returns once the broker has seen the connection close (its unacked deliveries are
+        // requeued by then), not merely once the close was written.
+        if closingConnections == 0 { resumeCloseWaiters() }
+    }
+
+    func resumeCancelWaiters() {
+        let waiters = cancelWaiters
+        cancelWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func resumeCloseWaiters() {
         for waiter in closeWaiters { waiter.resume() }
         closeWaiters = []
-        finished = true
         logger.debug("AMQP client closed")
     }
 }

@@ -1,9 +1,41 @@
 internal import Logging
+internal import NIOCore
 
 /// Commands from callers, turned into events of the state machine.
 extension ConnectionDriver {
+    /// Runs `command` now (the caller is on the loop) or queues it while the first connection is tried.
+    func submit(_ command: ClientCommand) {
+        loop.assertInEventLoop()
+        switch phase {
+        case .idle:
+            if case .connect(let window, let continuation) = command {
+                connect(retryingFor: window, continuation)
+            } else if command.isClose {
+                phase = .closed
+                command.fail(AMQPError(.notConnected, operation: command.operation, message: "the client was not connected"))
+            } else {
+                command.fail(AMQPError(.notConnected, operation: command.operation, message: "the client is not connected; call connect() first"))
+            }
+        case .starting(var queued):
+            if case .connect(_, let continuation) = command {
+                continuation.resume(throwing: AMQPError(.invalidArgument, operation: "connect", message: "connect() is already in progress"))
+            } else if command.isClose {
+                closeWhileStarting(command)
+            } else {
+                queued.append(command)
+                phase = .starting(queued: queued)
+            }
+        case .running:
+            execute(command)
+        case .closed:
+            command.fail(AMQPError(.notConnected, operation: command.operation, message: "the client is closed"))
+        }
+    }
+
     func execute(_ command: ClientCommand) {
         switch command {
+        case .connect(_, let continuation):
+            continuation.resume()
         case .publish(let request, let continuation):
             let id = makeID()
             publishes[id] = PendingPublish(request: request, continuation: continuation)
@@ -24,9 +56,10 @@ extension ConnectionDriver {
             case .ack: run(state.settleRequested(settlement.deliveryTag, generation: settlement.generation, ack: true))
             case .reject(let requeue): run(state.settleRequested(settlement.deliveryTag, generation: settlement.generation, ack: false, requeue: requeue))
             }
+            scheduleEndOfTick()
             continuation.resume()
         case .topology(let request, let continuation):
-            continuation.resume(with: Result { () throws(AMQPError) in try runTopology(request) })
+            runTopology(request) { continuation.resume(with: $0) }
         case .consume(let request, let continuation):
             guard state.consumer == nil else {
                 request.sink.finish()
@@ -37,10 +70,12 @@ extension ConnectionDriver {
             consumeWaiter = continuation
             run(state.consumeRequested(queues: request.queues, prefetch: request.prefetch))
         case .cancelConsuming(let continuation):
+            // Answered once the broker confirmed the cancel and the stream ended (see `finishDeliveries`).
+            cancelWaiters.append(continuation)
             run(state.cancelRequested())
-            continuation.resume()
+            if state.consumer == nil { resumeCancelWaiters() }
         case .reopen(let generation, let reason, let continuation):
-            let actions = state.reopenRequested(generation: generation, reason: reason, now: clock.now)
+            let actions = state.reopenRequested(generation: generation, reason: reason, now: now())
             if !actions.isEmpty, let connection {
                 logger.warning("AMQP connection reopened", metadata: ["endpoint": "\(connection.endpoint)", "reason": "\(reason)"])
             }
@@ -48,7 +83,8 @@ extension ConnectionDriver {
             continuation.resume()
         case .close(let continuation):
             if let continuation { closeWaiters.append(continuation) }
-            run(state.closeRequested(now: clock.now, timeout: options.closeTimeout))
+            run(state.closeRequested(now: now(), timeout: options.closeTimeout))
+            scheduleEndOfTick()
         }
     }
 
@@ -65,27 +101,32 @@ extension ConnectionDriver {
         return state.publishRequested(id, generation: request.generation)
     }
 
-    private func runTopology(_ request: TopologyRequest) throws(AMQPError) -> UInt32 {
-        guard let connection, connection.isUsable, state.closing == nil else {
-            throw AMQPError(.notConnected, operation: request.operation, message: state.closing != nil ? "the client is closing" : "the connection is down; reconnecting")
+    /// Runs a topology request's calls one after another on the topology channel; the first refusal
+    /// ends it (a refusal closes only that channel; anything worse takes the connection).
+    private func runTopology(_ request: TopologyRequest, _ done: @escaping (Result<UInt32, AMQPError>) -> Void) {
+        guard let connection, connection.isOpen, state.closing == nil else {
+            done(.failure(AMQPError(.notConnected, operation: request.operation, message: state.closing != nil ? "the client is closing" : "the connection is down; reconnecting")))
+            return
         }
-        do {
-            switch request {
-            case .declare(let exchanges, let queues, let bindings):
-                for exchange in exchanges { try connection.declare(exchange) }
-                for queue in queues { try connection.declare(queue) }
-                for binding in bindings { try connection.declare(binding) }
-            case .unbind(let binding): try connection.remove(binding)
-            case .checkQueue(let name): return try connection.declare(AMQPQueueDeclaration(name: name), passive: true)
-            case .deleteQueue(let name): try connection.deleteQueue(name)
-            case .deleteExchange(let name): try connection.deleteExchange(name)
-            case .purgeQueue(let name): try connection.purgeQueue(name)
+        var calls = request.calls[...]
+        func next(_ count: UInt32) {
+            guard let call = calls.popFirst() else {
+                done(.success(count))
+                return
             }
-            return 0
-        } catch {
-            // A refused declaration closed only the topology channel; anything worse takes the connection.
-            if !connection.canWork { fail(error) }
-            throw error
+            let problem = call.method.encodingProblem
+            if let problem {
+                done(.failure(AMQPError(.invalidArgument, operation: call.operation, message: problem)))
+                return
+            }
+            connection.call(call.method, on: AMQPConnection.topologyChannel, operation: call.operation) { result in
+                switch result {
+                case .success(.queueDeclareOk(_, let messages, _)): next(messages)
+                case .success: next(count)
+                case .failure(let error): done(.failure(error))
+                }
+            }
         }
+        next(0)
     }
 }

@@ -1,35 +1,39 @@
 internal import Logging
+internal import NIOCore
 internal import Synchronization
-#if canImport(Glibc)
-internal import Glibc
-#endif
+internal import TLS
 
-/// The connection thread: the only code that touches rabbitmq-c. It feeds what happens (commands from
-/// callers, frames from the broker, time passing) to ``ConnectionStateMachine`` and runs the actions it
-/// returns; the decisions live there, the I/O and the continuations here.
+/// The client's core on its event loop: it feeds what happens (commands from callers, frames from the
+/// broker, time passing) to ``ConnectionStateMachine`` and carries out the actions it returns; the
+/// decisions live there, the I/O (through ``AMQPConnection``) and the continuations here.
 ///
-/// Each turn runs the queued commands, reads every frame that is ready, writes the acks they allow
-/// (coalesced), hands the deliveries read over in one batch, runs what is due, then sleeps in `poll()`
-/// on the socket and the wake-up pipe for at most ``pollInterval``, so rabbitmq-c gets a call (and
-/// sends or checks heartbeats) well within heartbeat/2. Not `Sendable`: created on the connection
-/// thread and confined to it; continuations carry results out.
-final class ConnectionDriver {
-    /// Upper bound of one `poll()`; far below any heartbeat/2 a broker accepts (heartbeats are whole seconds).
-    static let pollInterval: Duration = .milliseconds(100)
-    /// Frames handled per turn before commands get their chance again.
-    static let framesPerTurn = 512
+/// `@unchecked Sendable`: every method runs on `loop` (the client submits each command there, or calls
+/// directly when already on it; connections and timers call back on it), so no two threads ever touch
+/// its state. Debug builds check that on each entry.
+final class ConnectionDriver: @unchecked Sendable {
+    /// Where the client is in its life: commands before `connect()` fail, during the first attempts
+    /// they wait, after `close()` they fail.
+    enum Phase {
+        case idle
+        case starting(queued: [ClientCommand])
+        case running
+        case closed
+    }
 
     let options: AMQPClientOptions
     let logger: Logger
-    let mailbox: Mailbox
+    let loop: any EventLoop
     let counters: ClientCounters
-    let clock = ContinuousClock()
+    let connector: any AMQPConnector
+    /// The time the state machine sees; tests drive it.
+    let now: () -> ContinuousClock.Instant
 
+    var phase = Phase.idle
     var state: ConnectionStateMachine<SystemRandomNumberGenerator>
-    /// The live connection; nil between a failure and the next successful reconnect.
+    /// The open connection; nil between a failure and the next successful (re)connect.
     var connection: AMQPConnection?
-    var assembler = ContentAssembler()
-
+    /// A connection being opened, and who hears how it went.
+    var opening: (connection: AMQPConnection, done: (Result<AMQPConnection, AMQPError>) -> Void)?
     /// Publishes waiting to be written or confirmed: the message until it is written, and the caller's
     /// continuation (nil for a member of a batch).
     var publishes: [PublishID: PendingPublish] = [:]
@@ -38,12 +42,25 @@ final class ConnectionDriver {
     /// A `consume()` caller waiting for the consumer's first start, and the sink it brought.
     var consumeWaiter: CheckedContinuation<Void, any Error>?
     var sink: DeliverySink?
-    /// Deliveries read this turn, handed over together at its end.
+    /// Deliveries read since the last hand-over, handed over together when the read completes.
     var received: [AMQPDelivery] = []
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
-    var finished = false
-    /// The last turn stopped at ``framesPerTurn`` with input possibly left, so the next poll must not sleep.
-    var moreInputLikely = false
+    /// `cancelConsuming()` callers, answered when the consumer is gone.
+    var cancelWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Connections told to close whose socket has not closed yet.
+    var closingConnections = 0
+    /// The state machine's next deadline, and the timer set for it.
+    var timer: (due: ContinuousClock.Instant, task: Scheduled<Void>)?
+    /// A tick of the state machine is running (it must not start another from within).
+    var ticking = false
+    /// Acks and batches settled outside a read wait for the end of the tick, to go out together.
+    var endOfTickScheduled = false
+    /// The `connect()` caller waiting for the first rounds, and the timer of the next round.
+    var startContinuation: CheckedContinuation<Void, any Error>?
+    var startRetry: (task: Scheduled<Void>, error: AMQPError)?
+    var startDeadline = ContinuousClock.now
+    var startBackoff = ReconnectBackoff(initial: .zero, maximum: .zero)
+    var tlsContextCache: TLSContext?
     /// The figures last stored in ``counters``.
     var published = Figures()
 
@@ -52,11 +69,13 @@ final class ConnectionDriver {
         let continuation: CheckedContinuation<AMQPPublishOutcome, any Error>?
     }
 
-    init(options: AMQPClientOptions, logger: Logger, mailbox: Mailbox, counters: ClientCounters) {
+    init(options: AMQPClientOptions, logger: Logger, loop: any EventLoop, counters: ClientCounters, connector: any AMQPConnector, now: @escaping () -> ContinuousClock.Instant) {
         self.options = options
         self.logger = logger
-        self.mailbox = mailbox
+        self.loop = loop
         self.counters = counters
+        self.connector = connector
+        self.now = now
         state = ConnectionStateMachine(
             endpointCount: options.endpoints.count,
             reconnectBackoff: ReconnectBackoff(initial: options.initialReconnectDelay, maximum: options.maximumReconnectDelay),
@@ -64,49 +83,67 @@ final class ConnectionDriver {
         )
     }
 
-    /// The thread's body: the first rounds of connecting (reported to `started`), then the loop until closed.
-    func run(started: CheckedContinuation<Void, any Error>, retryingFor window: Duration) {
-        do {
-            try connectFirstRounds(retryingFor: window)
-        } catch {
-            let leftovers = mailbox.finishStart(succeeded: false)
-            started.resume(throwing: error)
-            for command in leftovers { command.fail(AMQPError(.notConnected, operation: command.operation, message: "connect() failed: \(error.message)")) }
-            return
-        }
-        _ = mailbox.finishStart(succeeded: true)
-        started.resume()
-        while !finished {
-            turn()
-        }
-    }
-
-    private func turn() {
-        let commands = mailbox.take()
-        // rabbitmq-c writes each frame with its own send(); corking the socket for the turn turns its
-        // publishes and acks into a few full segments instead of one small packet per frame.
-        connection?.cork()
-        for command in commands {
-            execute(command)
-        }
-        if connection != nil { pumpFrames() }
-        handOver()
-        run(state.flushSettlements())
-        run(state.tick(now: clock.now))
-        // For metrics and back-pressure: once per turn is often enough.
-        counters.unconfirmed.store(state.unconfirmedCount, ordering: .relaxed)
-        connection?.uncork()
-        if !finished {
-            waitForActivity()
-        }
-    }
-
-    /// Runs an event's actions and publishes the figures other tasks read.
+    /// Runs an event's actions, then publishes the figures other tasks read and sets the timer.
     func run(_ actions: [ConnectionAction]) {
         // Before the actions too: a caller they resume must already see the state the event made.
         publishFigures()
         for action in actions { perform(action) }
+        // A close ends as soon as the last confirm arrived or the connection went, not only at its
+        // deadline: the state machine decides that in `tick`, so it hears every change while closing.
+        if state.closing != nil, case .running = phase, !ticking {
+            ticking = true
+            let more = state.tick(now: now())
+            ticking = false
+            if !more.isEmpty { run(more) }
+        }
         publishFigures()
+        scheduleTimer()
+    }
+
+    /// The connection failed (a socket error, a channel or connection the broker closed).
+    func fail(_ error: AMQPError) {
+        if let connection { logger.warning("AMQP connection lost", metadata: ["endpoint": "\(connection.endpoint)", "error": "\(error)"]) }
+        run(state.connectionFailed(error, now: now()))
+    }
+
+    /// A new id for a publish or a batch.
+    func makeID() -> UInt64 {
+        nextID += 1
+        return nextID
+    }
+
+    /// Coalesced acks and what they settle, at the end of this tick (once however many asked).
+    func scheduleEndOfTick() {
+        guard !endOfTickScheduled else { return }
+        endOfTickScheduled = true
+        loop.execute { [self] in endOfTick() }
+    }
+
+    /// What a tick ends with: the deliveries read handed over, the acks asked for written (coalesced),
+    /// the figures stored, and the connection's buffer written.
+    func endOfTick() {
+        endOfTickScheduled = false
+        handOver()
+        run(state.flushSettlements())
+        // For metrics and back-pressure: once per tick is often enough.
+        counters.unconfirmed.store(state.unconfirmedCount, ordering: .relaxed)
+        connection?.flush()
+    }
+
+    /// One timer, for the state machine's earliest deadline (a reconnect, a consumer retry, a close).
+    private func scheduleTimer() {
+        // A closed client has nothing due: its state machine still holds the close's deadline.
+        let due: ContinuousClock.Instant? = if case .closed = phase { nil } else { state.nextDeadline }
+        guard due != timer?.due else { return }
+        timer?.task.cancel()
+        timer = nil
+        guard let due else { return }
+        let delay = max(.zero, due - now())
+        let task = loop.scheduleTask(in: .nanoseconds(Int64(clamping: delay.nanoseconds))) { [self] in
+            timer = nil
+            run(state.tick(now: max(now(), due)))
+        }
+        timer = (due, task)
     }
 
     /// Stores only what changed: this runs for every event, and most events change none of it.
@@ -125,30 +162,13 @@ final class ConnectionDriver {
         var connected = false
         var consuming = false
     }
+}
 
-    /// The connection failed (a socket error, a channel or connection the broker closed).
-    func fail(_ error: AMQPError) {
-        if let connection { logger.warning("AMQP connection lost", metadata: ["endpoint": "\(connection.endpoint)", "error": "\(error)"]) }
-        run(state.connectionFailed(error, now: clock.now))
-    }
-
-    /// A new id for a publish or a batch.
-    func makeID() -> UInt64 {
-        nextID += 1
-        return nextID
-    }
-
-    /// Sleeps until the socket or the wake-up pipe is readable, or the next timer is due.
-    private func waitForActivity() {
-        var timeout = Self.pollInterval
-        if moreInputLikely || connection?.hasBufferedInput == true { timeout = .zero }
-        if let due = state.nextDeadline { timeout = min(timeout, max(.zero, due - clock.now)) }
-        var descriptors = [pollfd(fd: mailbox.wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)]
-        if let socket = connection?.socketDescriptor, socket >= 0 {
-            descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))
-        }
-        let (seconds, attoseconds) = timeout.components
-        let milliseconds = Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-        _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+extension Duration {
+    /// The duration in whole nanoseconds (saturating), for NIO's `TimeAmount`.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 }

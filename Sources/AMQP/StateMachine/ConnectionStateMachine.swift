@@ -70,10 +70,11 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
 
     /// The earliest time something is due (a reconnect, a consumer retry, the close deadline).
     var nextDeadline: ContinuousClock.Instant? {
+        // Only what ``tick(now:)`` acts on: while closing, nothing but the close itself.
+        if let closing { return closing }
         var due: [ContinuousClock.Instant] = []
         if case .down(let at?) = link { due.append(at) }
-        if isConnected, let at = consumer?.retryAt { due.append(at) }
-        if let closing { due.append(closing) }
+        if isConnected, let consumer, !consumer.idleQueues.isEmpty, let at = consumer.retryAt { due.append(at) }
         return due.min()
     }
 

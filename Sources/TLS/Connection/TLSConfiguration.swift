@@ -1,27 +1,42 @@
 /// How the client side of a TLS connection authenticates the server and, optionally, itself.
 ///
-/// Server verification (chain and host name) is always on: there is no switch to turn it off. Tests
+/// Server verification (chain and host name) is on unless ``verification`` says otherwise, which only
+/// a broker connection an operator configured that way does: the APNs client never changes it. Tests
 /// trust their own CA through ``additionalTrustedCAFile``.
 public struct TLSClientConfiguration: Sendable, Hashable {
+    /// How much of the server's identity is checked.
+    public enum Verification: Sendable, Hashable {
+        /// The chain against the trusted CAs, and the host name (or IP address) against the certificate.
+        case full
+        /// The chain only: any name the trusted CAs vouch for is accepted.
+        case chainOnly
+        /// Nothing: encryption without authentication (a test broker with a self-made certificate).
+        case none
+    }
+
     /// Trust the system's CA store (Debian: `/etc/ssl/certs`), as production APNs needs.
     public var trustsSystemStore: Bool
     /// A PEM file of extra CA certificates to trust as well (a private CA, or the mock server's).
     public var additionalTrustedCAFile: String?
     /// A client certificate for certificate-based provider authentication.
     public var identity: TLSIdentity?
-    /// ALPN protocols to offer, most preferred first.
+    /// ALPN protocols to offer, most preferred first; empty for none (AMQP does not use ALPN). When
+    /// given, the server must agree to one of them.
     public var applicationProtocols: [String]
+    public var verification: Verification
 
     public init(
         trustsSystemStore: Bool = true,
         additionalTrustedCAFile: String? = nil,
         identity: TLSIdentity? = nil,
-        applicationProtocols: [String] = ["h2"]
+        applicationProtocols: [String] = ["h2"],
+        verification: Verification = .full
     ) {
         self.trustsSystemStore = trustsSystemStore
         self.additionalTrustedCAFile = additionalTrustedCAFile
         self.identity = identity
         self.applicationProtocols = applicationProtocols
+        self.verification = verification
     }
 }
 

@@ -11,7 +11,7 @@ public final class TLSConnection {
     private let writeBIO: OpaquePointer
     /// Keeps the `SSL_CTX` alive as long as the `SSL*` that refers to it.
     public let context: TLSContext
-    /// True once the handshake has completed and ALPN agreed on "h2".
+    /// True once the handshake has completed and ALPN agreed on a protocol of the context's (if it has any).
     public private(set) var isHandshakeComplete = false
     private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
 
@@ -45,6 +45,10 @@ public final class TLSConnection {
 
     private func setServerName(_ name: String) throws {
         let parameters = SSL_get0_param(ssl)
+        guard context.verifiesHostName else {
+            if !IPAddressText.isIPAddress(name) { _ = COpenSSL_SSL_set_tlsext_host_name(ssl, name) }
+            return
+        }
         if IPAddressText.isIPAddress(name) {
             guard X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 else {
                 throw TLSError(.configuration, "cannot verify against IP address \(name)")
@@ -72,8 +76,8 @@ public final class TLSConnection {
         OpenSSLError.clearQueue()
         let result = SSL_do_handshake(ssl)
         if result == 1 {
-            guard negotiatedProtocol == "h2" else {
-                throw TLSError(.alpnMismatch, "the peer did not negotiate HTTP/2 (ALPN: \(negotiatedProtocol ?? "none"))")
+            if !context.applicationProtocols.isEmpty, !context.applicationProtocols.contains(negotiatedProtocol ?? "") {
+                throw TLSError(.alpnMismatch, "the peer did not agree to \(context.applicationProtocols.joined(separator: " or ")) (ALPN: \(negotiatedProtocol ?? "none"))")
             }
             isHandshakeComplete = true
             return true
@@ -83,6 +87,9 @@ public final class TLSConnection {
             return false
         default:
             let verify = SSL_get_verify_result(ssl)
+            if verify == X509_V_ERR_HOSTNAME_MISMATCH || verify == X509_V_ERR_IP_ADDRESS_MISMATCH {
+                throw TLSError(.hostNameMismatch, "certificate verification failed: \(String(cString: X509_verify_cert_error_string(verify)))")
+            }
             if verify != X509_V_OK {
                 throw TLSError(.certificateVerificationFailed, "certificate verification failed: \(String(cString: X509_verify_cert_error_string(verify)))")
             }
@@ -108,6 +115,26 @@ public final class TLSConnection {
             default: throw TLSError(.protocolFailure, "cannot decrypt: \(OpenSSLError.drain("SSL_read"))")
             }
         }
+    }
+
+    /// Decrypts into `buffer` as much as is available and fits: the count written (0 when more
+    /// ciphertext is needed first), or nil once the peer sent close_notify.
+    public func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        var total = 0
+        while total < buffer.count {
+            OpenSSLError.clearQueue()
+            let count = SSL_read(ssl, buffer.baseAddress! + total, Int32(clamping: buffer.count - total))
+            if count > 0 {
+                total += Int(count)
+                continue
+            }
+            switch SSL_get_error(ssl, count) {
+            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE: return total
+            case SSL_ERROR_ZERO_RETURN: return total > 0 ? total : nil
+            default: throw TLSError(.protocolFailure, "cannot decrypt: \(OpenSSLError.drain("SSL_read"))")
+            }
+        }
+        return total
     }
 
     /// Encrypts `bytes`; the ciphertext waits in ``pendingCiphertextCount`` for the driver.

@@ -8,6 +8,10 @@ public final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
     /// Whether connections made from this context are clients (verify the server, send SNI).
     let isClient: Bool
+    /// The ALPN protocols offered or accepted; a handshake must settle on one unless this is empty.
+    let applicationProtocols: [String]
+    /// Whether a client checks the server's host name (with the chain: see ``TLSClientConfiguration/Verification``).
+    let verifiesHostName: Bool
 
     /// A client context: TLS 1.2+, ALPN, server verification against the system store and the extra CA.
     public init(client configuration: TLSClientConfiguration) throws {
@@ -16,8 +20,10 @@ public final class TLSContext: @unchecked Sendable {
         }
         self.context = context
         isClient = true
-        try applyCommonSettings(protocols: configuration.applicationProtocols)
-        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        applicationProtocols = configuration.applicationProtocols
+        verifiesHostName = configuration.verification == .full
+        try applyCommonSettings(protocols: configuration.applicationProtocols, allowingNone: true)
+        SSL_CTX_set_verify(context, configuration.verification == .none ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
         if configuration.trustsSystemStore, SSL_CTX_set_default_verify_paths(context) != 1 {
             throw TLSError(.configuration, "cannot load the system trust store: \(OpenSSLError.drain("load system CAs"))")
         }
@@ -30,9 +36,11 @@ public final class TLSContext: @unchecked Sendable {
         if let identity = configuration.identity {
             try ClientIdentityLoader.install(identity, into: context)
         }
-        let alpn = ALPN.wireFormat(configuration.applicationProtocols)
-        guard SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count)) == 0 else {
-            throw TLSError(.configuration, "cannot set ALPN: \(OpenSSLError.drain("set ALPN"))")
+        if !configuration.applicationProtocols.isEmpty {
+            let alpn = ALPN.wireFormat(configuration.applicationProtocols)
+            guard SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count)) == 0 else {
+                throw TLSError(.configuration, "cannot set ALPN: \(OpenSSLError.drain("set ALPN"))")
+            }
         }
     }
 
@@ -43,7 +51,9 @@ public final class TLSContext: @unchecked Sendable {
         }
         self.context = context
         isClient = false
-        try applyCommonSettings(protocols: configuration.applicationProtocols)
+        applicationProtocols = configuration.applicationProtocols
+        verifiesHostName = false
+        try applyCommonSettings(protocols: configuration.applicationProtocols, allowingNone: false)
         guard SSL_CTX_use_certificate_chain_file(context, configuration.certificateChainFile) == 1 else {
             throw TLSError(.configuration, "cannot load certificate chain \(configuration.certificateChainFile): \(OpenSSLError.drain("load chain"))")
         }
@@ -67,13 +77,13 @@ public final class TLSContext: @unchecked Sendable {
         SSL_CTX_free(context)
     }
 
-    private func applyCommonSettings(protocols: [String]) throws {
+    private func applyCommonSettings(protocols: [String], allowingNone: Bool) throws {
         guard COpenSSL_SSL_CTX_set_min_proto_version_tls12(context) == 1 else {
             throw TLSError(.configuration, "cannot require TLS 1.2: \(OpenSSLError.drain("set minimum version"))")
         }
         _ = COpenSSL_SSL_CTX_set_mode_partial_writes(context)
         _ = COpenSSL_SSL_CTX_set_hardening_options(context)
-        guard !protocols.isEmpty, protocols.allSatisfy({ !$0.isEmpty && $0.utf8.count < 256 }) else {
+        guard allowingNone || !protocols.isEmpty, protocols.allSatisfy({ !$0.isEmpty && $0.utf8.count < 256 }) else {
             throw TLSError(.configuration, "ALPN protocol names must be 1 to 255 bytes")
         }
     }

@@ -6,9 +6,11 @@ public struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// A certificate, key, CA or PKCS#12 file could not be loaded.
         public static let configuration = Code(name: "configuration")
-        /// The peer's certificate failed verification (chain or host name).
+        /// The peer's certificate chain failed verification.
         public static let certificateVerificationFailed = Code(name: "certificateVerificationFailed")
-        /// The peer did not agree to HTTP/2 through ALPN.
+        /// The peer's certificate is valid but names another host (or IP address).
+        public static let hostNameMismatch = Code(name: "hostNameMismatch")
+        /// The peer did not agree to the ALPN protocol asked for (HTTP/2).
         public static let alpnMismatch = Code(name: "alpnMismatch")
         /// The handshake or the record layer failed for another reason.
         public static let protocolFailure = Code(name: "protocolFailure")

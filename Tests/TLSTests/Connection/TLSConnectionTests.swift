@@ -58,7 +58,7 @@ struct TLSConnectionTests {
     func wrongHostName() throws {
         let pair = try pair(serverName: "api.push.apple.com")
         let error = #expect(throws: TLSError.self) { try pair.handshake() }
-        #expect(error?.code == .certificateVerificationFailed)
+        #expect(error?.code == .hostNameMismatch)
         #expect(error?.message.contains("mismatch") == true)
     }
 

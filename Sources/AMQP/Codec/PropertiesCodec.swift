@@ -7,7 +7,7 @@ package enum PropertiesCodec {
     /// The properties as rabbitmq-c encodes them in a content header (flags first), or the library's
     /// status when it refuses. Written into a buffer of `capacity` bytes, as into a frame.
     package static func encode(_ properties: AMQPProperties, capacity: Int = AMQPMessage.defaultFrameMax) -> Result<[UInt8], AMQPError> {
-        let arena = CArena()
+        let arena = EncodingArena()
         var c = arena.properties(properties)
         var buffer = [UInt8](repeating: 0, count: capacity)
         let written = withExtendedLifetime(arena) {

@@ -1,14 +1,25 @@
 internal import CRabbitMQ
 
-extension CArena {
-    /// An `amqp_table_t` for `table`, keys sorted so the encoding is stable.
-    func table(_ table: [String: AMQPFieldValue]) -> amqp_table_t {
-        guard !table.isEmpty else { return amqp_table_t(num_entries: 0, entries: nil) }
-        let entries = allocate(amqp_table_entry_t.self, count: table.count)
-        for (index, key) in table.keys.sorted().enumerated() {
-            entries.advanced(by: index).initialize(to: amqp_table_entry_t(key: bytes(key), value: fieldValue(table[key]!)))
+extension EncodingArena {
+    /// An `amqp_table_t` for `table` in key order (so the same values always encode to the same bytes),
+    /// then `extra`, whose values replace `table`'s under the same key.
+    func table(_ table: [String: AMQPFieldValue], extra: KeyValuePairs<String, AMQPFieldValue> = [:]) -> amqp_table_t {
+        let count = table.count + extra.count
+        guard count > 0 else { return amqp_table_t(num_entries: 0, entries: nil) }
+        let entries = allocate(amqp_table_entry_t.self, count: count)
+        var index = 0
+        func add(_ key: String, _ value: AMQPFieldValue) {
+            entries.advanced(by: index).initialize(to: amqp_table_entry_t(key: bytes(key), value: fieldValue(value)))
+            index += 1
         }
-        return amqp_table_t(num_entries: Int32(table.count), entries: entries)
+        let replaced = { (key: String) in extra.contains { $0.key == key } }
+        if table.count == 1, let only = table.first {
+            if !replaced(only.key) { add(only.key, only.value) }
+        } else {
+            for key in table.keys.sorted() where !replaced(key) { add(key, table[key]!) }
+        }
+        for (key, value) in extra { add(key, value) }
+        return amqp_table_t(num_entries: Int32(index), entries: entries)
     }
 
     /// An `amqp_field_value_t` in RabbitMQ's types (`S`, `l`, `t`, `d`, `A`, `F`).
@@ -41,8 +52,9 @@ extension CArena {
         return field
     }
 
-    /// `amqp_basic_properties_t` for `properties`, with `extraHeaders` added (the publish sequence number).
-    func properties(_ properties: AMQPProperties, extraHeaders: [String: AMQPFieldValue] = [:]) -> amqp_basic_properties_t {
+    /// `amqp_basic_properties_t` for `properties`, with `extraHeaders` after its own headers (the
+    /// publish sequence number).
+    func properties(_ properties: AMQPProperties, extraHeaders: KeyValuePairs<String, AMQPFieldValue> = [:]) -> amqp_basic_properties_t {
         var c = amqp_basic_properties_t()
         var flags = amqp_flags_t(AMQP_BASIC_DELIVERY_MODE_FLAG)
         c.delivery_mode = properties.persistent ? 2 : 1
@@ -62,9 +74,8 @@ extension CArena {
             c.timestamp = UInt64(bitPattern: timestamp)
             flags |= amqp_flags_t(AMQP_BASIC_TIMESTAMP_FLAG)
         }
-        let headers = properties.headers.merging(extraHeaders) { _, extra in extra }
-        if !headers.isEmpty {
-            c.headers = table(headers)
+        if !properties.headers.isEmpty || extraHeaders.count > 0 {
+            c.headers = table(properties.headers, extra: extraHeaders)
             flags |= amqp_flags_t(AMQP_BASIC_HEADERS_FLAG)
         }
         c._flags = flags
