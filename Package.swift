@@ -165,6 +165,7 @@ let package = Package(
             dependencies: [
                 "AMQP", "APNsCore", "APNsClient", "TLS", "Worker", "WorkerConfiguration",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -199,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "AMQPTests",
             dependencies: [
-                "AMQP", "APNsCore", "TestSupport",
+                "AMQP", "APNsCore", "TestSupport", "TLS",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

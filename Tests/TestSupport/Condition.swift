@@ -11,6 +11,18 @@ public enum Condition {
             try await Task.sleep(for: interval)
         }
     }
+
+    /// ``wait(_:timeout:interval:_:)`` for a condition that must await to find out (a channel's
+    /// outbound queue, an actor's state).
+    public static func wait(
+        _ what: String, timeout: Duration = .seconds(30), interval: Duration = .milliseconds(20), asking condition: () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else { throw ConditionTimeout(what: what, timeout: timeout) }
+            try await Task.sleep(for: interval)
+        }
+    }
 }
 
 /// A condition that did not hold in time.

@@ -14,7 +14,7 @@ internal import Synchronization
 /// its consumer; each connection is a new ``generation``.
 public final class AMQPClient: Sendable {
     private let counters = ClientCounters()
-    private let driver: ConnectionDriver
+    let driver: ConnectionDriver
     /// The event loop the connection lives on.
     public let eventLoop: any EventLoop
 
@@ -132,7 +132,7 @@ public final class AMQPClient: Sendable {
     /// the delivery is not acked, and the caller decides what to do with it).
     public func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery) async -> AMQPBatchOutcome {
         let request = PublishBatchRequest(messages: messages, deliveryTag: delivery.deliveryTag, generation: delivery.generation)
-        return await withCheckedContinuation { submit(.publishBatch(request, $0)) }
+        return await withCheckedContinuation { continuation in submit(.publishBatch(request, { continuation.resume(returning: $0) })) }
     }
 
     /// Acknowledges a delivery; silently dropped if it came from an older connection generation.
@@ -191,7 +191,7 @@ public final class AMQPClient: Sendable {
     }
 
     /// Runs `command` on the loop: at once when the caller is on it, else as the loop's next task.
-    private func submit(_ command: ClientCommand) {
+    func submit(_ command: ClientCommand) {
         if eventLoop.inEventLoop {
             driver.submit(command)
         } else {

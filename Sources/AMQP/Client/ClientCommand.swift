@@ -3,7 +3,8 @@ enum ClientCommand: Sendable {
     /// The first connection, tried for at most the duration.
     case connect(Duration, CheckedContinuation<Void, any Error>)
     case publish(PublishRequest, CheckedContinuation<AMQPPublishOutcome, any Error>)
-    case publishBatch(PublishBatchRequest, CheckedContinuation<AMQPBatchOutcome, Never>)
+    /// Answered on the loop: a caller there goes on at once, a task through its continuation.
+    case publishBatch(PublishBatchRequest, @Sendable (AMQPBatchOutcome) -> Void)
     case settle(Settlement, CheckedContinuation<Void, Never>)
     /// Answered with the ready-message count of a `checkQueue` (0 for the other requests).
     case topology(TopologyRequest, CheckedContinuation<UInt32, any Error>)
@@ -38,8 +39,8 @@ enum ClientCommand: Sendable {
         switch self {
         case .connect(_, let continuation): continuation.resume(throwing: error)
         case .publish(_, let continuation): continuation.resume(throwing: error)
-        case .publishBatch(let request, let continuation):
-            continuation.resume(returning: AMQPBatchOutcome(outcomes: request.messages.map { _ in .failure(error) }, acked: false))
+        case .publishBatch(let request, let answer):
+            answer(AMQPBatchOutcome(outcomes: request.messages.map { _ in .failure(error) }, acked: false))
         case .settle(_, let continuation): continuation.resume()
         case .topology(_, let continuation): continuation.resume(throwing: error)
         case .consume(let request, let continuation):

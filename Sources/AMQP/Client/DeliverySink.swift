@@ -1,8 +1,10 @@
-/// Where a consumer's deliveries go: one by one, or in the batches the connection thread reads them in
-/// (one hand-over, and one task wake-up, per batch instead of per delivery).
+/// Where a consumer's deliveries go: one by one, or in the batches the connection reads them in (one
+/// hand-over, and one task wake-up, per batch instead of per delivery), or to a handler on the
+/// client's event loop (no hand-over at all: it runs where they were read).
 enum DeliverySink: Sendable {
     case each(AsyncStream<AMQPDelivery>.Continuation)
     case batches(AsyncStream<[AMQPDelivery]>.Continuation)
+    case onLoop(deliver: @Sendable ([AMQPDelivery]) -> Void, finished: @Sendable () -> Void)
 
     /// Hands `deliveries` over; false when nobody reads any more (they must go back to the queue).
     func yield(_ deliveries: [AMQPDelivery]) -> Bool {
@@ -15,6 +17,9 @@ enum DeliverySink: Sendable {
         case .batches(let stream):
             if case .enqueued = stream.yield(deliveries) { return true }
             return false
+        case .onLoop(let deliver, _):
+            deliver(deliveries)
+            return true
         }
     }
 
@@ -22,6 +27,7 @@ enum DeliverySink: Sendable {
         switch self {
         case .each(let stream): stream.finish()
         case .batches(let stream): stream.finish()
+        case .onLoop(_, let finished): finished()
         }
     }
 }

@@ -40,9 +40,9 @@ extension ConnectionDriver {
             let id = makeID()
             publishes[id] = PendingPublish(request: request, continuation: continuation)
             run(requestPublish(id, request))
-        case .publishBatch(let request, let continuation):
+        case .publishBatch(let request, let answer):
             let batch = makeID()
-            batches[batch] = continuation
+            batches[batch] = answer
             let members = request.messages.map { _ in makeID() }
             run(state.batchRequested(batch, members: members, deliveryTag: request.deliveryTag, deliveryGeneration: request.generation))
             for (id, outgoing) in zip(members, request.messages) {
@@ -52,11 +52,7 @@ extension ConnectionDriver {
                 publishes[id] = nil  // written, or refused: either way its outcome is the batch's now
             }
         case .settle(let settlement, let continuation):
-            switch settlement.kind {
-            case .ack: run(state.settleRequested(settlement.deliveryTag, generation: settlement.generation, ack: true))
-            case .reject(let requeue): run(state.settleRequested(settlement.deliveryTag, generation: settlement.generation, ack: false, requeue: requeue))
-            }
-            scheduleEndOfTick()
+            settle(settlement)
             continuation.resume()
         case .topology(let request, let continuation):
             runTopology(request) { continuation.resume(with: $0) }
@@ -86,6 +82,17 @@ extension ConnectionDriver {
             run(state.closeRequested(now: now(), timeout: options.closeTimeout))
             scheduleEndOfTick()
         }
+    }
+
+    /// An ack (written with the others of this tick, coalesced) or a reject (written now).
+    func settle(_ settlement: Settlement) {
+        loop.assertInEventLoop()
+        guard case .running = phase else { return }
+        switch settlement.kind {
+        case .ack: run(state.settleRequested(settlement.deliveryTag, generation: settlement.generation, ack: true))
+        case .reject(let requeue): run(state.settleRequested(settlement.deliveryTag, generation: settlement.generation, ack: false, requeue: requeue))
+        }
+        scheduleEndOfTick()
     }
 
     /// A publish, checked first: a message AMQP cannot carry fails alone, before any frame is written.

@@ -37,7 +37,7 @@ final class ConnectionDriver: @unchecked Sendable {
     /// Publishes waiting to be written or confirmed: the message until it is written, and the caller's
     /// continuation (nil for a member of a batch).
     var publishes: [PublishID: PendingPublish] = [:]
-    var batches: [BatchID: CheckedContinuation<AMQPBatchOutcome, Never>] = [:]
+    var batches: [BatchID: @Sendable (AMQPBatchOutcome) -> Void] = [:]
     var nextID: UInt64 = 0
     /// A `consume()` caller waiting for the consumer's first start, and the sink it brought.
     var consumeWaiter: CheckedContinuation<Void, any Error>?
@@ -125,8 +125,6 @@ final class ConnectionDriver: @unchecked Sendable {
         endOfTickScheduled = false
         handOver()
         run(state.flushSettlements())
-        // For metrics and back-pressure: once per tick is often enough.
-        counters.unconfirmed.store(state.unconfirmedCount, ordering: .relaxed)
         connection?.flush()
     }
 
@@ -148,12 +146,13 @@ final class ConnectionDriver: @unchecked Sendable {
 
     /// Stores only what changed: this runs for every event, and most events change none of it.
     private func publishFigures() {
-        let figures = Figures(generation: state.generation, connected: state.isConnected, consuming: state.isConsuming)
+        let figures = Figures(generation: state.generation, connected: state.isConnected, consuming: state.isConsuming, unconfirmed: state.unconfirmedCount)
         guard figures != published else { return }
         published = figures
         counters.generation.store(figures.generation, ordering: .sequentiallyConsistent)
         counters.connected.store(figures.connected, ordering: .relaxed)
         counters.consuming.store(figures.consuming, ordering: .relaxed)
+        counters.unconfirmed.store(figures.unconfirmed, ordering: .relaxed)
     }
 
     /// What the counters said last.
@@ -161,6 +160,7 @@ final class ConnectionDriver: @unchecked Sendable {
         var generation: UInt64 = 0
         var connected = false
         var consuming = false
+        var unconfirmed = 0
     }
 }
 

@@ -148,7 +148,9 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
             self.consumer?.retryAt = nil
             return [.startConsumer(queues: consumer.idleQueues, prefetch: consumer.prefetch)]
         }
-        if let closing, closing <= now || confirms.count == 0 || !isConnected {
+        // Done once the consumer's cancel is confirmed and every confirm arrived (or at the deadline,
+        // or when there is no connection left to wait on).
+        if let closing, closing <= now || (confirms.count == 0 && consumer == nil) || !isConnected {
             return finishClose()
         }
         return []

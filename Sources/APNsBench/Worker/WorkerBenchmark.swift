@@ -1,5 +1,6 @@
 import AMQP
 import Foundation
+import NIOCore
 import Worker
 import WorkerConfiguration
 
@@ -72,15 +73,42 @@ struct WorkerBenchmark {
     }
 
     /// The broker's own limit on this machine: the same jobs consumed with the same prefetch, a result
-    /// of the same size published with confirms, then the ack — no HTTP/2, no APNs.
+    /// of the same size published with confirms, then the ack — no HTTP/2, no APNs. It runs where the
+    /// AMQP client's connection lives: deliveries are answered on its event loop as they are read,
+    /// through ``AMQPClient/onLoop`` (no task, no continuation), as the bare C loop answers them in its
+    /// own read loop.
     func brokerLimit(count: Int, prefetch: Int) async throws -> Throughput {
         let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
         let client = try await environment.client("limit")
         try await JobLoader.load(count, into: client, topology: environment.settings.topology)
         let topology = environment.settings.topology
-        return try await Self.answer(count, on: client, in: environment, loop: "limit loop") { delivery in
-            await Self.answerLikeTheLimit(delivery, on: client, topology: topology)
-        }
+        var properties = AMQPProperties()
+        properties.contentType = "application/json"
+        properties.persistent = true
+        let result = AMQPOutgoingMessage(exchange: topology.resultsExchange, routingKey: "result.delivered", message: AMQPMessage(body: Self.limitResult, properties: properties))
+        let done = client.eventLoop.makePromise(of: Void.self)
+        let answered = NIOLoopBoundBox.makeBoxSendingValue(0, eventLoop: client.eventLoop)
+        let started = ContinuousClock.now
+        var cpu = CPUMeter()
+        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
+        cpu.start("limit loop", pids: [getpid()])
+        cpu.start("mock", pids: [environment.mock.process.processIdentifier])  // idle in the limit run
+        try await client.consume(queues: [topology.jobsQueue], prefetch: UInt16(min(prefetch, 65_535)), onLoop: { batch in
+            let onLoop = client.onLoop
+            for delivery in batch {
+                onLoop.publish([result], thenAck: delivery) { _ in
+                    answered.value += 1
+                    if answered.value == count { done.succeed() }
+                }
+            }
+        })
+        try await done.futureResult.get()
+        let seconds = (ContinuousClock.now - started).seconds
+        let cpuPerJob = cpu.perJob(count)
+        await client.cancelConsuming()
+        await client.close()
+        await environment.tearDown()
+        return Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
     }
 
     /// Consumes the `count` pre-loaded jobs, running `answer` on each concurrently, timed and with the

@@ -229,6 +229,15 @@ struct ConnectionStateMachineTests {
         #expect(machine.tick(now: Self.start + .seconds(1)) == [.sendAck(deliveryTag: 1, multiple: false), .closeConnection, .finishClose])
     }
 
+    @Test("close waits for the consumer's cancel to be confirmed, even with nothing left to confirm")
+    func closeWaitsForCancel() {
+        var machine = Self.consuming()
+        #expect(machine.closeRequested(now: Self.start, timeout: .seconds(5)) == [.cancelConsumer(tags: ["c1"])])
+        #expect(machine.tick(now: Self.start + .seconds(1)) == [], "the cancel is under way")
+        #expect(machine.consumerCancelled() == [.finishDeliveries])
+        #expect(machine.tick(now: Self.start + .seconds(1)) == [.closeConnection, .finishClose])
+    }
+
     @Test("close with a confirm that never comes: at the deadline it fails as unknown")
     func closeDeadline() {
         var machine = Self.machine()
