@@ -220,14 +220,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TLS", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "MockAPNs", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FuzzingTests", dependencies: ["AMQP", "Fuzzing", "MockAPNs", "TestSupport"], swiftSettings: swiftSettings),
     ]
 )
 
 // The libFuzzer executables exist only for `make fuzz` (scripts/fuzz.sh sets APNS_FUZZ=1 and builds them
 // with --sanitize=fuzzer into .build-fuzz): built without libFuzzer they would have no entry point.
 if ProcessInfo.processInfo.environment["APNS_FUZZ"] == "1" {
-    for name in ["job-decoder", "mock-validation", "amqp-content"] {
+    for name in ["job-decoder", "mock-validation", "amqp-content", "amqp-frames"] {
         let target = "Fuzz" + name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         package.products.append(.executable(name: "fuzz-\(name)", targets: [target]))
         package.targets.append(.executableTarget(name: target, dependencies: ["Fuzzing"], path: "Fuzz/\(target)", swiftSettings: swiftSettings))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fuzzers (`make fuzz`): libFuzzer with AddressSanitizer on the job decoder, the mock's request
-# validation and AMQP content-header decoding, each for FUZZ_SECONDS (default 120) from the committed
-# seeds in Fuzz/Corpus/<fuzzer>/. What a run learns stays in .scratch/fuzz/<fuzzer>/ (used again next
+# validation, AMQP content-header decoding and the AMQP client's inbound frame decoder, each for
+# FUZZ_SECONDS (default 120) from the committed seeds in Fuzz/Corpus/<fuzzer>/. What a run learns stays in .scratch/fuzz/<fuzzer>/ (used again next
 # time); a crash is written to .scratch/fuzz/crashes/ and fails the run: copy it to
 # Fuzz/Regressions/<fuzzer>/, where `make test` replays it for good (Tests/FuzzingTests).
 #   FUZZ_SECONDS=600 scripts/fuzz.sh            longer runs
@@ -12,7 +12,7 @@ export PATH=$PATH:/opt/swift/usr/bin
 scripts/install-deps.sh
 seconds=${FUZZ_SECONDS:-120}
 fuzzers=("$@")
-if [ ${#fuzzers[@]} -eq 0 ]; then fuzzers=(job-decoder mock-validation amqp-content); fi
+if [ ${#fuzzers[@]} -eq 0 ]; then fuzzers=(job-decoder mock-validation amqp-content amqp-frames); fi
 
 # APNS_FUZZ=1 declares the fuzz executables (Package.swift); a scratch path of their own keeps the
 # instrumented build apart from the normal one. The sanitizers go in one -sanitize= list: given twice

@@ -4,6 +4,7 @@ fuzzers should start from. The files are committed; this script is how they were
 signatures differ from run to run, ECDSA being randomised).
 
   python3 scripts/make-fuzz-seeds.py        (from the checkout's root; needs pika and the openssl CLI)
+  python3 scripts/make-fuzz-seeds.py amqp-frames      (only the AMQP frame seeds, from the recordings)
 """
 import base64
 import datetime
@@ -121,7 +122,46 @@ def properties_seeds():
         write("amqp-content", name, b"".join(properties.encode()))
 
 
+def frames(recording):
+    """The frames of a recording, each with its envelope."""
+    offset = 0
+    while offset + 7 <= len(recording):
+        size = int.from_bytes(recording[offset + 3:offset + 7], "big")
+        yield recording[offset:offset + 8 + size]
+        offset += 8 + size
+
+
+def frame_seeds():
+    """Real broker traffic (Tests/Fixtures/amqp, scripts/record-amqp.py): each whole recording, one
+    frame of each kind and method, and each delivery with its content frames."""
+    for version in ["4.0", "3.10"]:
+        with open(os.path.join(ROOT, "Tests", "Fixtures", "amqp", f"rabbitmq-{version}.bin"), "rb") as handle:
+            recording = handle.read()
+        write("amqp-frames", f"{version}-all", recording)
+        seen, content = set(), b""
+        for frame in frames(recording):
+            kind = frame[0]
+            key = (kind, frame[7:11] if kind == 1 else b"")
+            if kind in (2, 3):
+                content += frame
+                continue
+            if content:
+                write("amqp-frames", f"{version}-content-{len(seen)}", content)
+                content = b""
+            if key not in seen:
+                seen.add(key)
+                name = f"method-{frame[7:11].hex()}" if kind == 1 else f"type-{kind}"
+                write("amqp-frames", f"{version}-{name}", frame)
+                if kind == 1 and frame[7:11] == bytes.fromhex("003c003c"):
+                    content = frame
+
+
 if __name__ == "__main__":
-    job_seeds()
-    request_seeds()
-    properties_seeds()
+    import sys
+    if sys.argv[1:] == ["amqp-frames"]:
+        frame_seeds()
+    else:
+        job_seeds()
+        request_seeds()
+        properties_seeds()
+        frame_seeds()

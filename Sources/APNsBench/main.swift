@@ -16,6 +16,7 @@ let usage = """
            apns-bench client-only --port P [--count N] [--connections C] [--streams N]
            apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
            apns-bench throughput [--count N] [--prefetch P] [--connections C] [--with-ceiling]
+           apns-bench amqp [--count N] [--rounds R] [--prefetch P]      (the AMQP client against bare rabbitmq-c; needs strace)
            apns-bench memory [--in-flight N] [--connections C]
            apns-bench profile [--count N] [--seconds S] [--output DIR]
            apns-bench latency [--rate R] [--seconds S] [--prefetch P] [--with-broker]
@@ -62,6 +63,8 @@ case "multicast":
     } else {
         try await benchmark.report()
     }
+case "amqp":
+    try await AMQPClientBenchmark(count: Int(option("--count", default: "100000"))!, rounds: Int(option("--rounds", default: "5"))!, prefetch: Int(option("--prefetch", default: "500"))!).run()
 case "throughput":
     // The end-to-end ratio alone (for profiling): the broker's limit, then the worker, same jobs.
     let count = Int(option("--count", default: "100000"))!

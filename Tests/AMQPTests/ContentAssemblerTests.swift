@@ -52,4 +52,15 @@ struct ContentAssemblerTests {
         _ = try assembler.header(Self.header(bodySize: 1))
         #expect(throws: ContentAssembler.Violation.self) { try assembler.body(ByteBuffer(bytes: [1, 2])) }
     }
+
+    @Test("a header announcing more than a message can hold is a violation, not a reservation (found by the fuzzer)")
+    func hugeAnnouncement() throws {
+        var assembler = ContentAssembler()
+        try assembler.begin(deliver)
+        #expect(throws: ContentAssembler.Violation.self) { try assembler.header(Self.header(bodySize: .max)) }
+        var large = ContentAssembler()
+        try large.begin(deliver)
+        #expect(try large.header(Self.header(bodySize: ContentAssembler.maximumBodySize)) == nil, "RabbitMQ's largest message is fine")
+        #expect(try large.body(ByteBuffer(bytes: [1])) == nil)
+    }
 }

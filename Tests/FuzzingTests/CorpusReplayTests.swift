@@ -1,4 +1,5 @@
 import Foundation
+import AMQP
 import Fuzzing
 import MockAPNs
 import Testing
@@ -41,5 +42,19 @@ struct CorpusReplayTests {
         let inputs = try Self.inputs("amqp-content")
         #expect(inputs.count >= 5)
         for input in inputs { AMQPContentProbe.run(input) }
+    }
+
+    @Test("AMQP inbound frames")
+    func amqpFrames() throws {
+        let inputs = try Self.inputs("amqp-frames")
+        #expect(inputs.count >= 20)
+        for input in inputs { AMQPFramesProbe.run(input) }
+        // The seeds are real broker traffic: the whole recordings decode without an error.
+        for version in ["4.0", "3.10"] {
+            let recording = try Data(contentsOf: Self.root.appendingPathComponent("Tests/Fixtures/amqp/rabbitmq-\(version).bin"))
+            let summary = InboundDecoding.summary(of: Array(recording), cuts: [100, 5000], maximumFrameSize: 8192)
+            #expect(!summary.contains { $0.hasPrefix("error") }, "\(summary.suffix(3))")
+            #expect(summary.contains { $0.hasPrefix("content") && $0.hasSuffix("of 10000 bytes") } && summary.contains("heartbeat"), "\(summary)")
+        }
     }
 }

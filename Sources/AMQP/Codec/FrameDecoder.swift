@@ -24,6 +24,8 @@ struct FrameDecoder {
     mutating func next(from buffer: inout ByteBuffer) throws(Malformed) -> AMQPFrame? {
         guard let typeByte = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) else { return nil }
         if !sawFirstByte, typeByte == AMQPFrame.protocolHeader[0] {
+            // Its whole header says which version it speaks; until then, wait (however the bytes were cut).
+            guard buffer.readableBytes >= AMQPFrame.protocolHeader.count else { return nil }
             throw Malformed(detail: "the broker answered with its own protocol header \(Self.describeHeader(buffer)): it does not speak AMQP 0-9-1")
         }
         sawFirstByte = true
@@ -51,8 +53,7 @@ struct FrameDecoder {
     }
 
     private static func describeHeader(_ buffer: ByteBuffer) -> String {
-        let bytes = buffer.getBytes(at: buffer.readerIndex, length: min(buffer.readableBytes, 8)) ?? []
-        guard bytes.count == 8 else { return "(cut short)" }
+        let bytes = buffer.getBytes(at: buffer.readerIndex, length: AMQPFrame.protocolHeader.count) ?? []
         return "(AMQP \(bytes[5])-\(bytes[6])-\(bytes[7]))"
     }
 }

@@ -40,13 +40,8 @@ final class AMQPConnection: ChannelInboundHandler, @unchecked Sendable {
 
     var context: ChannelHandlerContext?
     private var handshake: HandshakeStateMachine
-    private var decoder: FrameDecoder
+    private var inbound: InboundDecoder
     var encoder = FrameEncoder()
-    private let pool = DecodingPool()
-    private var strings = RecentStrings()
-    private var assembler = ContentAssembler()
-    /// Bytes of a frame not yet complete, kept from one read to the next.
-    private var partial: ByteBuffer?
     var outbound: ByteBuffer
     var flushScheduled = false
     var calls: [UInt16: CircularBuffer<PendingCall>] = [:]
@@ -78,7 +73,7 @@ final class AMQPConnection: ChannelInboundHandler, @unchecked Sendable {
             frameMax: settings.frameMax, heartbeatSeconds: settings.heartbeatSeconds, endpoint: "\(endpoint)"
         )
         // The broker's frames may be as large as we ask for from the first one on.
-        decoder = FrameDecoder(maximumFrameSize: settings.frameMax)
+        inbound = InboundDecoder(maximumFrameSize: settings.frameMax)
         outbound = ByteBufferAllocator().buffer(capacity: 0)
     }
 
@@ -118,22 +113,15 @@ final class AMQPConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !isFinished else { return }
-        var bytes = unwrapInboundIn(data)
-        if var kept = partial {
-            kept.writeBuffer(&bytes)
-            bytes = kept
-            partial = nil
-        }
+        inbound.receive(unwrapInboundIn(data))
         readSinceTick = true
         do {
-            while !isFinished, let frame = try decodeFrame(&bytes) {
-                try handle(frame)
+            while !isFinished, let event = try inbound.next() {
+                try handle(event)
             }
         } catch {
-            fail(error)
-            return
+            fail(AMQPError(error.code, operation: "read from \(endpoint)", message: error.message, brokerReplyCode: error.brokerReplyCode))
         }
-        if bytes.readableBytes > 0 { partial = bytes }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -160,51 +148,19 @@ final class AMQPConnection: ChannelInboundHandler, @unchecked Sendable {
 
     // MARK: Frames in
 
-    private func decodeFrame(_ bytes: inout ByteBuffer) throws(AMQPError) -> AMQPFrame? {
-        do {
-            return try decoder.next(from: &bytes)
-        } catch {
-            throw AMQPError.library(AMQPError.badDataStatus, "read from \(endpoint)", error.detail)
-        }
-    }
-
-    private func handle(_ frame: AMQPFrame) throws(AMQPError) {
-        do {
-            switch frame.kind {
-            case .heartbeat:
-                return
-            case .method:
-                let method = try InboundMethod.decode(frame.payload, pool: pool, strings: &strings)
-                if handshake.isOpen {
-                    try dispatch(method, channel: frame.channel)
-                } else {
-                    if case .connectionStart(let properties, _) = method, case .string(let version)? = properties["version"] {
-                        serverVersion = RabbitMQVersion(version)
-                    }
-                    run(handshake.received(method, channel: frame.channel))
-                }
-            case .header:
-                try checkContentChannel(frame.channel)
-                let header = try ContentHeader.decode(frame.payload, pool: pool, strings: &strings)
-                if let content = try assembler.header(header) { delegate?.connection(self, didReceive: content) }
-            case .body:
-                try checkContentChannel(frame.channel)
-                if let content = try assembler.body(frame.payload) { delegate?.connection(self, didReceive: content) }
+    private func handle(_ event: InboundDecoder.Event) throws(AMQPError) {
+        switch event {
+        case .heartbeat:
+            return
+        case .content(let content):
+            delegate?.connection(self, didReceive: content)
+        case .method(let method, let channel) where handshake.isOpen:
+            try dispatch(method, channel: channel)
+        case .method(let method, let channel):
+            if case .connectionStart(let properties, _) = method, case .string(let version)? = properties["version"] {
+                serverVersion = RabbitMQVersion(version)
             }
-        } catch let malformed as FrameDecoder.Malformed {
-            throw .library(AMQPError.badDataStatus, "read from \(endpoint)", malformed.detail)
-        } catch let violation as ContentAssembler.Violation {
-            throw .protocolViolation("read from \(endpoint)", violation.detail)
-        } catch let error as AMQPError {
-            throw error
-        } catch {
-            throw AMQPError(.connectionLost, operation: "read from \(endpoint)", message: "\(error)")
-        }
-    }
-
-    private func checkContentChannel(_ channel: UInt16) throws(AMQPError) {
-        guard handshake.isOpen, channel == Self.workChannel else {
-            throw .protocolViolation("read from \(endpoint)", "content on channel \(channel)")
+            run(handshake.received(method, channel: channel))
         }
     }
 
@@ -230,10 +186,6 @@ final class AMQPConnection: ChannelInboundHandler, @unchecked Sendable {
             }
         case .channelFlow(let active):
             write(.channelFlowOk(active: active), on: channel)
-        case .basicDeliver(let info) where channel == Self.workChannel:
-            try begin(.deliver(info))
-        case .basicReturn(let info) where channel == Self.workChannel:
-            try begin(.returned(info))
         case .basicAck, .basicNack, .basicCancel:
             guard channel == Self.workChannel else { throw .protocolViolation("read from \(endpoint)", "a confirm or cancel on channel \(channel)") }
             delegate?.connection(self, didReceive: method)
@@ -245,27 +197,20 @@ final class AMQPConnection: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func begin(_ method: ContentAssembler.Method) throws(AMQPError) {
-        do {
-            try assembler.begin(method)
-        } catch {
-            throw .protocolViolation("read from \(endpoint)", error.detail)
-        }
-    }
-
     private func run(_ action: HandshakeStateMachine.Action) {
         switch action {
         case .send(let outbound):
             write(outbound.method, on: outbound.channel)
         case .tune(let tuning, let tuneOk, let open):
             encoder.frameMax = tuning.frameMax
-            decoder.maximumFrameSize = tuning.frameMax
+            inbound.maximumFrameSize = tuning.frameMax
             write(tuneOk.method, on: tuneOk.channel)
             write(open.method, on: open.channel)
             startHeartbeats(seconds: tuning.heartbeatSeconds)
         case .opened:
             openTimeout?.cancel()
             openTimeout = nil
+            inbound.contentChannel = Self.workChannel
             delegate?.connectionDidOpen(self)
         case .fail(let error):
             fail(error)

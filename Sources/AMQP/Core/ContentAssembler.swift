@@ -38,8 +38,15 @@ struct ContentAssembler {
         self.method = method
     }
 
+    /// The largest body a content header may announce: RabbitMQ's own ceiling for a message (its
+    /// `max_message_size` cannot be set higher).
+    static let maximumBodySize: UInt64 = 512 << 20
+
     mutating func header(_ header: ContentHeader) throws(Violation) -> Content? {
         guard method != nil, properties == nil else { throw Violation(detail: "a content header without its method") }
+        guard header.bodySize <= Self.maximumBodySize else {
+            throw Violation(detail: "a content header announces \(header.bodySize) bytes; a message holds at most \(Self.maximumBodySize)")
+        }
         properties = header.properties
         expectedSize = header.bodySize
         return completeIfDone()
@@ -53,9 +60,9 @@ struct ContentAssembler {
             body = fragment
         } else {
             if body == nil {
-                // Several frames: the one copy, sized once (the frame decoder bounds each frame, the
-                // header the whole; the broker's own limit is far below what an Int holds).
-                body = ByteBufferAllocator().buffer(capacity: Int(clamping: expectedSize))
+                // Several frames: the one copy. Room for the announced size up to 1 MiB at once; a
+                // larger body grows as its frames come, so an announcement alone reserves little.
+                body = ByteBufferAllocator().buffer(capacity: Int(min(expectedSize, 1 << 20)))
             }
             var fragment = fragment
             body!.writeBuffer(&fragment)

@@ -8,6 +8,18 @@ import WorkerConfiguration
 /// broker and the C library alone cost; the project's own limit loop adds the AMQP client's share.
 extension WorkerBenchmark {
     func bareLimit(count: Int, prefetch: Int) async throws -> Throughput {
+        try await bareLimit(count: count, prefetch: prefetch, tracedInto: nil)
+    }
+
+    /// The system calls `bench/bare-limit.c` makes answering `count` jobs, counted by `strace -c -f`.
+    func bareLimitSyscalls(count: Int, prefetch: Int) async throws -> [String: Int] {
+        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-bare-\(UUID().uuidString).txt").path
+        _ = try await bareLimit(count: count, prefetch: prefetch, tracedInto: summary)
+        defer { try? FileManager.default.removeItem(atPath: summary) }
+        return try Syscalls.counts(inSummary: summary)
+    }
+
+    private func bareLimit(count: Int, prefetch: Int, tracedInto summary: String?) async throws -> Throughput {
         let binary = try Self.buildBareLimit()
         let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
         let loader = try await environment.client("loader")
@@ -16,8 +28,14 @@ extension WorkerBenchmark {
         let port = ProcessInfo.processInfo.environment["APNS_RABBITMQ_PORT"] ?? "5673"
         let topology = environment.settings.topology
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["127.0.0.1", port, topology.jobsQueue, topology.resultsExchange, String(count), String(prefetch)]
+        let arguments = ["127.0.0.1", port, topology.jobsQueue, topology.resultsExchange, String(count), String(prefetch)]
+        if let summary {
+            process.executableURL = URL(fileURLWithPath: Syscalls.strace)
+            process.arguments = ["-c", "-f", "-o", summary, binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -78,6 +78,15 @@ struct WorkerBenchmark {
     /// through ``AMQPClient/onLoop`` (no task, no continuation), as the bare C loop answers them in its
     /// own read loop.
     func brokerLimit(count: Int, prefetch: Int) async throws -> Throughput {
+        try await brokerLimit(count: count, prefetch: prefetch, traced: false).throughput
+    }
+
+    /// The system calls this process makes running the limit loop over `count` jobs (`strace -c -f`).
+    func brokerLimitSyscalls(count: Int, prefetch: Int) async throws -> [String: Int] {
+        try await brokerLimit(count: count, prefetch: prefetch, traced: true).syscalls ?? [:]
+    }
+
+    private func brokerLimit(count: Int, prefetch: Int, traced: Bool) async throws -> (throughput: Throughput, syscalls: [String: Int]?) {
         let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
         let client = try await environment.client("limit")
         try await JobLoader.load(count, into: client, topology: environment.settings.topology)
@@ -88,6 +97,7 @@ struct WorkerBenchmark {
         let result = AMQPOutgoingMessage(exchange: topology.resultsExchange, routingKey: "result.delivered", message: AMQPMessage(body: Self.limitResult, properties: properties))
         let done = client.eventLoop.makePromise(of: Void.self)
         let answered = NIOLoopBoundBox.makeBoxSendingValue(0, eventLoop: client.eventLoop)
+        let tracer = traced ? try Syscalls.attach(to: getpid()) : nil
         let started = ContinuousClock.now
         var cpu = CPUMeter()
         cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
@@ -105,10 +115,11 @@ struct WorkerBenchmark {
         try await done.futureResult.get()
         let seconds = (ContinuousClock.now - started).seconds
         let cpuPerJob = cpu.perJob(count)
+        let syscalls = try tracer?.stop()
         await client.cancelConsuming()
         await client.close()
         await environment.tearDown()
-        return Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
+        return (Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob), syscalls)
     }
 
     /// Consumes the `count` pre-loaded jobs, running `answer` on each concurrently, timed and with the
