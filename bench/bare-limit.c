@@ -3,7 +3,8 @@
  * between. It consumes COUNT pre-loaded jobs with prefetch PREFETCH, publishes a 420-byte persistent
  * result for each (mandatory, publisher confirms on), and acks each job once its result is confirmed:
  * the same broker work the worker does per job, at the least client cost C allows. apns-bench builds it
- * (cc -O2 against the system librabbitmq) and runs it; it prints "<jobs> <seconds>".
+ * (cc -O2 against the system librabbitmq) and runs it; it prints "<jobs> <seconds> <CPU seconds>", both
+ * from the first frame read to the last job settled.
  *
  *   bare-limit HOST PORT JOBS_QUEUE RESULTS_EXCHANGE COUNT PREFETCH
  *
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static void die(const char *what, int status) {
@@ -30,6 +32,13 @@ static void check_reply(amqp_connection_state_t conn, const char *what) {
         fprintf(stderr, "bare-limit: %s failed (reply type %d)\n", what, reply.reply_type);
         exit(1);
     }
+}
+
+/* CPU seconds (user + system) of this process so far: the loop's own cost, without its start-up. */
+static double cpu_seconds(void) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
 }
 
 static double now_seconds(void) {
@@ -72,13 +81,16 @@ int main(int argc, char **argv) {
     properties.delivery_mode = 2;
     amqp_bytes_t results = amqp_cstring_bytes(exchange), key = amqp_cstring_bytes("result.delivered");
 
-    double started = 0;
+    double started = 0, cpu_started = 0;
     uint64_t settled = 0, highest = 0, body_left = 0;
     while (settled < count) {
         amqp_frame_t frame;
         status = amqp_simple_wait_frame(conn, &frame);
         if (status != AMQP_STATUS_OK) die("read", status);
-        if (started == 0) started = now_seconds();
+        if (started == 0) {
+            started = now_seconds();
+            cpu_started = cpu_seconds();
+        }
         int complete = 0;
         if (frame.frame_type == AMQP_FRAME_METHOD) {
             switch (frame.payload.method.id) {
@@ -108,7 +120,7 @@ int main(int argc, char **argv) {
         }
         amqp_maybe_release_buffers(conn);
     }
-    printf("%llu %.3f\n", (unsigned long long)settled, now_seconds() - started);
+    printf("%llu %.3f %.4f\n", (unsigned long long)settled, now_seconds() - started, cpu_seconds() - cpu_started);
     amqp_channel_close(conn, 1, AMQP_REPLY_SUCCESS);
     amqp_connection_close(conn, AMQP_REPLY_SUCCESS);
     amqp_destroy_connection(conn);

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `strace -c -f` around a run: the calls each system call made, from its summary table.
+/// `strace -c -f` around a run (the benchmark's loops run as processes of their own under it): the
+/// calls each system call made, from its summary table.
 enum Syscalls {
     static let strace = "/usr/bin/strace"
 
@@ -16,37 +17,5 @@ enum Syscalls {
             counts[String(name)] = calls
         }
         return counts
-    }
-
-    /// Attaches to process `pid` (all its threads) until `stop()` of the returned tracer.
-    static func attach(to pid: Int32) throws -> Tracer {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-strace-\(UUID().uuidString).txt").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-c", "-f", "-o", output, "-p", String(pid)]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        // strace says "Process N attached" once it traces; before that, calls would go uncounted.
-        var said = ""
-        while !said.contains("attached"), process.isRunning {
-            let data = errors.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            said += String(decoding: data, as: UTF8.self)
-        }
-        return Tracer(process: process, output: output)
-    }
-
-    struct Tracer {
-        let process: Process
-        let output: String
-
-        /// Detaches and reads what was counted.
-        func stop() throws -> [String: Int] {
-            process.interrupt()
-            process.waitUntilExit()
-            defer { try? FileManager.default.removeItem(atPath: output) }
-            return try Syscalls.counts(inSummary: output)
-        }
     }
 }

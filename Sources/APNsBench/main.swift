@@ -63,6 +63,12 @@ case "multicast":
     } else {
         try await benchmark.report()
     }
+case "limit-loop":
+    // The benchmarks' own child process (see LimitLoop).
+    try await LimitLoop.run(
+        url: option("--url", default: ""), queue: option("--queue", default: ""), exchange: option("--exchange", default: ""),
+        count: Int(option("--count", default: "0"))!, prefetch: Int(option("--prefetch", default: "500"))!
+    )
 case "amqp":
     try await AMQPClientBenchmark(count: Int(option("--count", default: "100000"))!, rounds: Int(option("--rounds", default: "5"))!, prefetch: Int(option("--prefetch", default: "500"))!).run()
 case "throughput":

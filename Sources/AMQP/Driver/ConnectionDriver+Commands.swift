@@ -95,11 +95,14 @@ extension ConnectionDriver {
         scheduleEndOfTick()
     }
 
+    /// The header every publish gets, at its largest: what the check makes room for (built once).
+    static let sequenceHeaderAtMost: [String: AMQPFieldValue] = [PublishConfirms<Void>.sequenceHeader: .int(Int64.max)]
+
     /// A publish, checked first: a message AMQP cannot carry fails alone, before any frame is written.
     private func requestPublish(_ id: PublishID, _ request: PublishRequest) -> [ConnectionAction] {
         let problems = EncodingCheck.problems(
             exchange: request.exchange, routingKey: request.routingKey, properties: request.message.properties,
-            extraHeaders: [PublishConfirms<Void>.sequenceHeader: .int(Int64.max)], frameMax: connection?.frameMax ?? AMQPMessage.defaultFrameMax
+            extraHeaders: Self.sequenceHeaderAtMost, frameMax: connection?.frameMax ?? AMQPMessage.defaultFrameMax
         )
         guard problems.isEmpty else {
             let message = "the message cannot be encoded: " + problems.map(\.description).joined(separator: "; ")

@@ -29,7 +29,7 @@ final class ConnectionDriver: @unchecked Sendable {
     let now: () -> ContinuousClock.Instant
 
     var phase = Phase.idle
-    var state: ConnectionStateMachine<SystemRandomNumberGenerator>
+    var state: ConnectionStateMachine
     /// The open connection; nil between a failure and the next successful (re)connect.
     var connection: AMQPConnection?
     /// A connection being opened, and who hears how it went.
@@ -62,7 +62,7 @@ final class ConnectionDriver: @unchecked Sendable {
     var startBackoff = ReconnectBackoff(initial: .zero, maximum: .zero)
     var tlsContextCache: TLSContext?
     /// The figures last stored in ``counters``.
-    var published = Figures()
+    var published = ConnectionStateMachine.Figures()
 
     struct PendingPublish {
         var request: PublishRequest?
@@ -86,7 +86,7 @@ final class ConnectionDriver: @unchecked Sendable {
     /// Runs an event's actions, then publishes the figures other tasks read and sets the timer.
     func run(_ actions: [ConnectionAction]) {
         // Before the actions too: a caller they resume must already see the state the event made.
-        publishFigures()
+        if !actions.isEmpty { publishFigures() }
         for action in actions { perform(action) }
         // A close ends as soon as the last confirm arrived or the connection went, not only at its
         // deadline: the state machine decides that in `tick`, so it hears every change while closing.
@@ -131,7 +131,7 @@ final class ConnectionDriver: @unchecked Sendable {
     /// One timer, for the state machine's earliest deadline (a reconnect, a consumer retry, a close).
     private func scheduleTimer() {
         // A closed client has nothing due: its state machine still holds the close's deadline.
-        let due: ContinuousClock.Instant? = if case .closed = phase { nil } else { state.nextDeadline }
+        let due: ContinuousClock.Instant? = if case .closed = phase { nil } else { state.nextDeadlineInPlace() }
         guard due != timer?.due else { return }
         timer?.task.cancel()
         timer = nil
@@ -146,7 +146,7 @@ final class ConnectionDriver: @unchecked Sendable {
 
     /// Stores only what changed: this runs for every event, and most events change none of it.
     private func publishFigures() {
-        let figures = Figures(generation: state.generation, connected: state.isConnected, consuming: state.isConsuming, unconfirmed: state.unconfirmedCount)
+        let figures = state.figures()
         guard figures != published else { return }
         published = figures
         counters.generation.store(figures.generation, ordering: .sequentiallyConsistent)
@@ -155,13 +155,6 @@ final class ConnectionDriver: @unchecked Sendable {
         counters.unconfirmed.store(figures.unconfirmed, ordering: .relaxed)
     }
 
-    /// What the counters said last.
-    struct Figures: Equatable {
-        var generation: UInt64 = 0
-        var connected = false
-        var consuming = false
-        var unconfirmed = 0
-    }
 }
 
 extension Duration {

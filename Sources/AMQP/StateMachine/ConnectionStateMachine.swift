@@ -4,7 +4,7 @@
 ///
 /// The driver feeds it events (`action = state.event(…)`) and runs the actions it returns, in order;
 /// time comes in as `now`, randomness from `random`, so tests drive both.
-struct ConnectionStateMachine<Random: RandomNumberGenerator> {
+struct ConnectionStateMachine {
     /// Whether a connection is up.
     enum Link: Equatable {
         /// Connected; the work channel takes publishes and deliveries.
@@ -28,6 +28,8 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
 
         /// The queues with no broker consumer on the current channel, in the caller's order.
         var idleQueues: [String] { queues.filter { tags[$0] == nil } }
+        /// Whether every queue has its broker consumer (asked on every event: no array built).
+        var isRunning: Bool { tags.count == queues.count }
         /// The queues, for messages.
         var name: String { queues.joined(separator: ", ") }
     }
@@ -48,7 +50,9 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
     var closing: ContinuousClock.Instant?
     var reconnectBackoff: ReconnectBackoff
     var consumerBackoff: ReconnectBackoff
-    var random: Random
+    /// The jitter of reconnect delays (an existential rather than a type parameter: this struct is
+    /// read on every event, and a generic one was copied whole by value witnesses to be read).
+    var random: any RandomNumberGenerator
     var confirms = PublishConfirms<PublishID>()
     var deliveries = DeliveryTags()
     /// Which batch (and which message in it) each publish belongs to.
@@ -57,7 +61,7 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
     /// Batches whose every message is confirmed: resumed (acked) once their ack is written.
     var batchesAwaitingAck: [(BatchID, [Result<AMQPPublishOutcome, AMQPError>])] = []
 
-    init(endpointCount: Int, reconnectBackoff: ReconnectBackoff, random: Random) {
+    init(endpointCount: Int, reconnectBackoff: ReconnectBackoff, random: any RandomNumberGenerator) {
         self.endpointCount = max(endpointCount, 1)
         self.reconnectBackoff = reconnectBackoff
         consumerBackoff = reconnectBackoff
@@ -65,17 +69,36 @@ struct ConnectionStateMachine<Random: RandomNumberGenerator> {
     }
 
     var isConnected: Bool { link == .connected }
-    var isConsuming: Bool { isConnected && consumer?.idleQueues.isEmpty == true }
+    var isConsuming: Bool { isConnected && consumer?.isRunning == true }
     var unconfirmedCount: Int { confirms.count }
 
     /// The earliest time something is due (a reconnect, a consumer retry, the close deadline).
     var nextDeadline: ContinuousClock.Instant? {
         // Only what ``tick(now:)`` acts on: while closing, nothing but the close itself.
         if let closing { return closing }
-        var due: [ContinuousClock.Instant] = []
-        if case .down(let at?) = link { due.append(at) }
-        if isConnected, let consumer, !consumer.idleQueues.isEmpty, let at = consumer.retryAt { due.append(at) }
-        return due.min()
+        if case .down(let at?) = link { return at }
+        if isConnected, let at = consumer?.retryAt, consumer?.isRunning == false { return at }
+        return nil
+    }
+
+    /// What the client publishes for other threads to read.
+    struct Figures: Equatable {
+        var generation: UInt64 = 0
+        var connected = false
+        var consuming = false
+        var unconfirmed = 0
+    }
+
+    /// ``Figures`` now. `mutating` only so the driver reads them in place: read as properties of a
+    /// class's stored struct, this struct was copied whole (every dictionary retained and released)
+    /// on each of the several events a job makes.
+    mutating func figures() -> Figures {
+        Figures(generation: generation, connected: isConnected, consuming: isConsuming, unconfirmed: confirms.count)
+    }
+
+    /// ``nextDeadline``, read in place (see ``figures()``).
+    mutating func nextDeadlineInPlace() -> ContinuousClock.Instant? {
+        nextDeadline
     }
 
     // MARK: Connecting

@@ -50,9 +50,11 @@ extension WorkerBenchmark {
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard process.terminationStatus == 0, fields.count == 2, let jobs = Int(fields[0]), let seconds = Double(fields[1]) else {
+        guard process.terminationStatus == 0, fields.count == 3, let jobs = Int(fields[0]), let seconds = Double(fields[1]), let loopCPU = Double(fields[2]) else {
             throw BenchError("bare-limit failed (exit \(process.terminationStatus)): \(text)")
         }
+        // The loop's own account, from its first frame to its last job: start-up is not a job's cost.
+        cpuPerJob["bare loop"] = loopCPU * 1e6 / Double(jobs)
         await environment.tearDown()
         return Throughput(jobs: jobs, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
     }

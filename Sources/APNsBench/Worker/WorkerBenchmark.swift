@@ -1,6 +1,5 @@
 import AMQP
 import Foundation
-import NIOCore
 import Worker
 import WorkerConfiguration
 
@@ -73,53 +72,55 @@ struct WorkerBenchmark {
     }
 
     /// The broker's own limit on this machine: the same jobs consumed with the same prefetch, a result
-    /// of the same size published with confirms, then the ack — no HTTP/2, no APNs. It runs where the
-    /// AMQP client's connection lives: deliveries are answered on its event loop as they are read,
-    /// through ``AMQPClient/onLoop`` (no task, no continuation), as the bare C loop answers them in its
-    /// own read loop.
+    /// of the same size published with confirms, then the ack — no HTTP/2, no APNs — by the project's
+    /// AMQP client in a process of its own (`apns-bench limit-loop`), as the bare C loop runs in its own.
     func brokerLimit(count: Int, prefetch: Int) async throws -> Throughput {
-        try await brokerLimit(count: count, prefetch: prefetch, traced: false).throughput
+        try await brokerLimit(count: count, prefetch: prefetch, wrapper: [])
     }
 
-    /// The system calls this process makes running the limit loop over `count` jobs (`strace -c -f`).
+    /// The system calls the limit loop's process makes answering `count` jobs (`strace -c -f`).
     func brokerLimitSyscalls(count: Int, prefetch: Int) async throws -> [String: Int] {
-        try await brokerLimit(count: count, prefetch: prefetch, traced: true).syscalls ?? [:]
+        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-limit-\(UUID().uuidString).txt").path
+        _ = try await brokerLimit(count: count, prefetch: prefetch, wrapper: [Syscalls.strace, "-c", "-f", "-o", summary])
+        defer { try? FileManager.default.removeItem(atPath: summary) }
+        return try Syscalls.counts(inSummary: summary)
     }
 
-    private func brokerLimit(count: Int, prefetch: Int, traced: Bool) async throws -> (throughput: Throughput, syscalls: [String: Int]?) {
+    /// Loads the jobs, then runs the limit loop's process (under `wrapper`, a command that takes it as
+    /// its arguments, when given) and measures it.
+    func brokerLimit(count: Int, prefetch: Int, wrapper: [String]) async throws -> Throughput {
         let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
-        let client = try await environment.client("limit")
-        try await JobLoader.load(count, into: client, topology: environment.settings.topology)
+        let loader = try await environment.client("loader")
+        try await JobLoader.load(count, into: loader, topology: environment.settings.topology)
+        await loader.close()
         let topology = environment.settings.topology
-        var properties = AMQPProperties()
-        properties.contentType = "application/json"
-        properties.persistent = true
-        let result = AMQPOutgoingMessage(exchange: topology.resultsExchange, routingKey: "result.delivered", message: AMQPMessage(body: Self.limitResult, properties: properties))
-        let done = client.eventLoop.makePromise(of: Void.self)
-        let answered = NIOLoopBoundBox.makeBoxSendingValue(0, eventLoop: client.eventLoop)
-        let tracer = traced ? try Syscalls.attach(to: getpid()) : nil
-        let started = ContinuousClock.now
+        let command = [CommandLine.arguments[0], "limit-loop", "--url", environment.brokerURL, "--queue", topology.jobsQueue,
+                       "--exchange", topology.resultsExchange, "--count", String(count), "--prefetch", String(prefetch)]
+        let process = Process()
+        let full = wrapper + command
+        process.executableURL = URL(fileURLWithPath: full[0])
+        process.arguments = Array(full.dropFirst())
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
         var cpu = CPUMeter()
         cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
-        cpu.start("limit loop", pids: [getpid()])
-        cpu.start("mock", pids: [environment.mock.process.processIdentifier])  // idle in the limit run
-        try await client.consume(queues: [topology.jobsQueue], prefetch: UInt16(min(prefetch, 65_535)), onLoop: { batch in
-            let onLoop = client.onLoop
-            for delivery in batch {
-                onLoop.publish([result], thenAck: delivery) { _ in
-                    answered.value += 1
-                    if answered.value == count { done.succeed() }
-                }
-            }
-        })
-        try await done.futureResult.get()
-        let seconds = (ContinuousClock.now - started).seconds
-        let cpuPerJob = cpu.perJob(count)
-        let syscalls = try tracer?.stop()
-        await client.cancelConsuming()
-        await client.close()
+        cpu.start("limit loop", pids: [process.processIdentifier])
+        var cpuPerJob: [String: Double] = [:]
+        while process.isRunning {
+            cpuPerJob = cpu.perJob(count)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let fields = text.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard process.terminationStatus == 0, fields.count == 2 else {
+            throw BenchError("the limit loop failed (exit \(process.terminationStatus)): \(text)")
+        }
+        let seconds = fields[0]
+        // Its own account, from consuming to the last answer confirmed, as the bare C loop's.
+        cpuPerJob["limit loop"] = fields[1] * 1e6 / Double(count)
         await environment.tearDown()
-        return (Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob), syscalls)
+        return Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
     }
 
     /// Consumes the `count` pre-loaded jobs, running `answer` on each concurrently, timed and with the

@@ -7,7 +7,7 @@ import TestSupport
 /// publish batches across a lost connection, the consumer across connections, acks, closing.
 @Suite("AMQP connection state machine (no I/O)")
 struct ConnectionStateMachineTests {
-    typealias Machine = ConnectionStateMachine<SeededGenerator>
+    typealias Machine = ConnectionStateMachine
     static let start = ContinuousClock.now
 
     static func machine(endpoints: Int = 1) -> Machine {
