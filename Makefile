@@ -39,7 +39,8 @@ faults-cluster: deps
 containers: deps
 	scripts/containers.sh
 
-## libFuzzer (with AddressSanitizer) on the job decoder, the mock's validation and AMQP header decoding,
+## libFuzzer (with AddressSanitizer) on the job decoder, the mock's validation, AMQP header decoding and
+## the AMQP client's inbound frame decoder,
 ## FUZZ_SECONDS each (default 120) from the committed seeds; a crash fails it (see scripts/fuzz.sh).
 fuzz: deps
 	scripts/fuzz.sh

@@ -5,10 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# Plots need matplotlib from Debian (for /usr/bin/python3); only the benchmark needs it.
-if ! dpkg-query -W -f='${Status}' python3-matplotlib 2>/dev/null | grep -q "ok installed"; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-matplotlib > /dev/null
-fi
+# Plots need matplotlib from Debian (for /usr/bin/python3), and system calls strace; only the
+# benchmark needs them.
+for package in python3-matplotlib strace; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed"; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package" > /dev/null
+  fi
+done
 scripts/rabbitmq.sh start
 trap 'scripts/rabbitmq.sh stop' EXIT
 eval "$(scripts/rabbitmq.sh env)"
@@ -19,6 +22,8 @@ echo "== provider tokens"
 .build/release/apns-bench jwt | tee "$out/jwt.txt"
 echo "== the APNs client against h2load"
 .build/release/apns-bench client --count "${CLIENT_COUNT:-200000}" --rounds 3 | tee "$out/client.txt"
+echo "== the AMQP client against bare rabbitmq-c"
+.build/release/apns-bench amqp --count "${AMQP_JOBS:-100000}" --rounds 5 | tee "$out/amqp.txt"
 echo "== the worker end to end"
 .build/release/apns-bench worker --count "${JOBS:-200000}" --output "$out" | tee "$out/worker.txt"
 echo "== multicast jobs: 1, 100 and 1,000 tokens per job; memory; single jobs behind large multicasts"

@@ -51,6 +51,32 @@ def partition_section(path):
     return lines + [""]
 
 
+def amqp_section(path):
+    """`apns-bench amqp`'s printout, quoted as it came; nothing when the file is missing."""
+    if not os.path.exists(path):
+        return []
+    return [
+        "## The AMQP client against bare rabbitmq-c (`apns-bench amqp`)",
+        "",
+        "The same pre-loaded jobs (prefetch 500) answered by `bench/bare-limit.c`, rabbitmq-c's own blocking",
+        "loop in C, and by the limit loop, the project's client answering on its event loop",
+        "(`AMQPClient.onLoop`: a 420-byte persistent result published with confirms, then the ack, no task or",
+        "continuation), each a process of its own. CPU per job is each loop's own account from its first",
+        "delivery to its last answer, the broker's from /proc over the run; then one more run of each under",
+        "`strace -c -f` counts system calls per job. One run of the command:",
+        "",
+        "```",
+        open(path).read().strip(),
+        "```",
+        "",
+        "The targets (issue 24) are the limit loop's CPU per job within 1.5× the bare loop's, and the broker's",
+        "CPU per job under it within 1.1× of its figure under the bare loop. The limit loop writes once per",
+        "event-loop tick however many frames it encoded; the bare loop's `amqp_basic_publish` sends each",
+        "frame with its own `send()`.",
+        "",
+    ]
+
+
 def multicast_section(path):
     """`apns-bench multicast`'s printout, quoted as it came; nothing when the file is missing."""
     if not os.path.exists(path):
@@ -278,6 +304,7 @@ lines += [
     f"Client ÷ h2load: **{client['ratioOneConnection']:.2f}** on one connection (target ≥ 0.95), **{client.get('ratioFourConnections', float('nan')):.2f}** on four (target ≥ 0.90).",
     "",
 ]
+lines += amqp_section(os.path.join(folder, "amqp.txt"))
 lines += multicast_section(os.path.join(folder, "multicast.txt"))
 lines += partition_section(os.path.join(folder, "partitions.txt"))
 lines += [
@@ -294,7 +321,8 @@ lines += [
     "(one limit, worker and ceiling run, with CPU per job), `.build/release/apns-bench client --count 200000 --rounds 3`,",
     "`.build/release/apns-bench latency --rate 5000 --with-broker`,",
     "`.build/release/apns-bench memory --in-flight 10000 [--connections 10]`, `.build/release/apns-bench profile`,",
-    "`.build/release/apns-bench jwt`, `.build/release/apns-bench multicast --count 200000 --rounds 3`, and with `scripts/rabbitmq-cluster.sh start`, `.build/release/apns-bench partitions`. Plots:",
+    "`.build/release/apns-bench jwt`, `.build/release/apns-bench amqp --count 100000 --rounds 5` (needs strace),",
+    "`.build/release/apns-bench multicast --count 200000 --rounds 3`, and with `scripts/rabbitmq-cluster.sh start`, `.build/release/apns-bench partitions`. Plots:",
     "`/usr/bin/python3 scripts/plot-bench.py docs/benchmarks`.",
     "",
     "How the client got to its figures is in docs/decisions.md and the commit history.",
