@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The sanitizer runs (`make sanitize`), each in a build folder of its own, against a private RabbitMQ:
 #  - ThreadSanitizer on the suites that exercise threads, continuations and @unchecked Sendable types:
-#    the AMQP client (its connection thread, mailbox and continuations), the APNs client (event loops,
+#    the AMQP client (its event loop, driver and continuations), the APNs client (event loops,
 #    APNsConnection), the mock server, TLS keys shared across threads, and the worker in-process.
 #  - AddressSanitizer (with LeakSanitizer) on the protocol cores: JSON, HTTP/2, TLS, AMQP encoding and
-#    decoding, APNs requests and responses, the mock's validation, and the fuzz corpus.
+#    decoding (rabbitmq-c as the codec, on recorded broker frames), APNs requests and responses, the mock's validation, and the fuzz corpus.
 # A report fails the run. Suppressions, each with its reason, are in Tests/Sanitizers/.
 #   scripts/sanitize.sh [thread|address]      one of them (default: both)
 set -euo pipefail
@@ -25,7 +25,7 @@ for kind in "${kinds[@]}"; do
       export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$root/Tests/Sanitizers/tsan.supp"
       ;;
     address)
-      filter='JSONTests|HTTP2Tests|TLSTests|AMQPTests\.(EncodingCheckTests|ContentAssemblerTests|PublishConfirmsTests|RecentStringsTests|AMQPUnencodableTests|AMQPPublishTests)|APNsCoreTests|MockAPNsTests|FuzzingTests|WorkerTests\.(JobDecoderTests|JobBoundaryTests|CarriableCopyTests|LogHandlerTests)'
+      filter='JSONTests|HTTP2Tests|TLSTests|AMQPTests\.(EncodingCheckTests|ContentAssemblerTests|PublishConfirmsTests|RecentStringsTests|AMQPUnencodableTests|AMQPPublishTests|CodecTests|AMQPLoopTests)|APNsCoreTests|MockAPNsTests|FuzzingTests|WorkerTests\.(JobDecoderTests|JobBoundaryTests|CarriableCopyTests|LogHandlerTests)'
       export ASAN_OPTIONS="detect_leaks=1 halt_on_error=0"
       export LSAN_OPTIONS="suppressions=$root/Tests/Sanitizers/lsan.supp"
       ;;
