@@ -47,8 +47,19 @@ start() {
   rabbitmq_root_build
   mkdir -p "$HOME" "$RABBITMQ_MNESIA_BASE" "$RABBITMQ_LOG_BASE"
   echo "$version" > "$state/version"
+  # amqps on port + 1000, with the test-only certificates (copied into the state folder, which a 4.0
+  # node sees at the same path), for the client's TLS against a real broker.
+  mkdir -p "$state/tls"
+  cp "$root/Tests/Fixtures/tls/ca.pem" "$root/Tests/Fixtures/tls/server.pem" "$state/tls/"
+  install -m 600 "$root/Tests/Fixtures/tls/server.key" "$state/tls/server.key"
   cat > "$RABBITMQ_CONFIG_FILE" <<CONF
 listeners.tcp.default = 127.0.0.1:$port
+listeners.ssl.default = 127.0.0.1:$((port + 1000))
+ssl_options.cacertfile = $state/tls/ca.pem
+ssl_options.certfile = $state/tls/server.pem
+ssl_options.keyfile = $state/tls/server.key
+ssl_options.verify = verify_peer
+ssl_options.fail_if_no_peer_cert = false
 log.console = false
 log.file.level = warning
 prometheus.tcp.ip = 127.0.0.1
@@ -82,7 +93,7 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   status) if running; then echo "running on 127.0.0.1:$port"; else echo "not running"; exit 1; fi ;;
-  env) echo "export APNS_TEST_AMQP_URL=amqp://guest:guest@127.0.0.1:$port/ APNS_TEST_BROKER_METRICS=127.0.0.1:$((port + 10000))" ;;
+  env) echo "export APNS_TEST_AMQP_URL=amqp://guest:guest@127.0.0.1:$port/ APNS_TEST_AMQPS_PORT=$((port + 1000)) APNS_TEST_BROKER_METRICS=127.0.0.1:$((port + 10000))" ;;
   ctl) shift; rabbitmq_exec rabbitmqctl "$@" ;;
   *) echo "usage: $0 start|stop|status|env|ctl ARGS..." >&2; exit 2 ;;
 esac

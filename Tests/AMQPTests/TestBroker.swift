@@ -7,6 +7,8 @@ import TestSupport
 enum TestBroker {
     static let port = Int(ProcessInfo.processInfo.environment["APNS_RABBITMQ_PORT"] ?? "") ?? 5673
     static let endpoint = AMQPEndpoint(host: "127.0.0.1", port: port)
+    /// The broker's amqps port (`scripts/rabbitmq.sh env`), nil when the environment does not name one.
+    static let tlsPort = ProcessInfo.processInfo.environment["APNS_TEST_AMQPS_PORT"].flatMap { Int($0) }
 
     /// Options for a test client with a unique connection name (so `rabbitmqctl` can find it) and fast reconnects.
     static func options(name: String = uniqueName("client")) -> AMQPClientOptions {

@@ -56,6 +56,54 @@ struct AMQPLoopTests {
         #expect(harness.client.serverVersion?.description.hasPrefix(version) == true, "\(String(describing: harness.client.serverVersion))")
     }
 
+    @Test("EXTERNAL: with a client certificate the login names the mechanism and sends no password")
+    func externalLogin() async throws {
+        let harness = try LoopHarness { options in
+            options.endpoints = [AMQPEndpoint(host: "localhost", port: 5671, user: "", password: "not-sent", usesTLS: true)]
+            options.tls = AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem"), usesExternalAuthentication: true)
+        }
+        async let connecting: Void = harness.client.connect()
+        let connection = try await harness.connection()
+        _ = try await harness.nextFrame(on: connection)
+        // RabbitMQ offers EXTERNAL once its auth_mechanism_ssl plugin runs: the recorded offer, rewritten.
+        try await harness.send([harness.broker.method(MethodID.connectionStart)], to: connection) { payload in
+            let bytes = Array(payload.readableBytesView)
+            let offered = Array("AMQPLAIN".utf8)
+            guard let at = (0...(bytes.count - offered.count)).first(where: { Array(bytes[$0..<($0 + offered.count)]) == offered }) else { return }
+            payload.setBytes(Array("EXTERNAL".utf8), at: payload.readerIndex + at)
+        }
+        let startOk = try #require(await harness.expect([MethodID.connectionStartOk], on: connection).first)
+        let login = Array(startOk.payload.readableBytesView)
+        #expect(login.contains(subsequence: Array("EXTERNAL".utf8)))
+        #expect(!login.contains(subsequence: Array("not-sent".utf8)))
+        try await harness.send([harness.broker.method(MethodID.connectionTune)], to: connection)
+        try await harness.expect([MethodID.connectionTuneOk, MethodID.connectionOpen], on: connection)
+        try await harness.send([harness.broker.method(MethodID.connectionOpenOk)], to: connection)
+        try await harness.expect([MethodID.channelOpen], on: connection)
+        try await harness.send([harness.broker.method(MethodID.channelOpenOk)], to: connection, channel: 1)
+        try await harness.expect([MethodID.confirmSelect], on: connection)
+        try await harness.send([harness.broker.method(MethodID.confirmSelectOk)], to: connection, channel: 1)
+        try await harness.expect([MethodID.channelOpen], on: connection)
+        try await harness.send([harness.broker.method(MethodID.channelOpenOk)], to: connection, channel: 2)
+        try await connecting
+    }
+
+    @Test("EXTERNAL asked of a broker that does not offer it: connect() fails naming what it offers")
+    func externalNotOffered() async throws {
+        let harness = try LoopHarness { options in
+            options.endpoints = [AMQPEndpoint(host: "localhost", port: 5671, usesTLS: true)]
+            options.tls = AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem"), usesExternalAuthentication: true)
+        }
+        async let connecting: Void = harness.client.connect()
+        let connection = try await harness.connection()
+        _ = try await harness.nextFrame(on: connection)
+        try await harness.send([harness.broker.method(MethodID.connectionStart)], to: connection)
+        var error: AMQPError?
+        do { try await connecting } catch let failure { error = failure as? AMQPError }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.hasPrefix("the broker offers AMQPLAIN, PLAIN") == true && error?.message.hasSuffix(", not EXTERNAL") == true, "\(String(describing: error))")
+    }
+
     @Test("a refused login ends connect() with the broker's code, at once")
     func refusedLogin() async throws {
         let harness = try LoopHarness()
