@@ -59,8 +59,11 @@ struct ResultsCommand: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(100))
         }
         // The consumer first: results handed back to a consumer still open would come straight back.
+        // Its cancel ends the stream once confirmed; the reader then takes (and with --drain acks) what
+        // it still holds and ends. Cancelling the reader instead could leave a result counted and
+        // printed but never acked, to be read again by the next reader.
         await amqp.cancelConsuming()
-        reader.cancel()
+        await reader.value
         let held = progress.takeHeld()
         for delivery in held { await amqp.reject(delivery, requeue: true) }
         await amqp.close()

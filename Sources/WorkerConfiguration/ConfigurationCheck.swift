@@ -56,7 +56,8 @@ public enum ConfigurationCheck {
         if refused.isEmpty { report.problems += CredentialCrossCheck.problems(settings.credentials) }
         for (index, credential) in settings.credentials.enumerated() {
             let path = KeyPath.index("credentials", index)
-            guard !isRefused(path) else { continue }
+            let unloadable = refused.contains { $0 == path } || CredentialSettings.authenticationKeys.contains { isRefused(KeyPath.child(path, $0)) }
+            guard !unloadable else { continue }
             do {
                 let loaded = try CredentialLoader.authentication(for: credential.kind, path: path, clock: SystemWallClock())
                 if let notAfter = loaded.certificateNotAfter {

@@ -39,6 +39,24 @@ import WorkerConfiguration
         #expect(report.problems.count == 4, "\(report.problems)")
     }
 
+    @Test func aRefusedEnvironmentDoesNotHideTheSameCredentialsKeyFile() throws {
+        // The three mistakes of the first-hour report in one credential: all three at once.
+        let file = try TemporaryFile.write("""
+            credentials:
+              - name: team-shop
+                team_id: TEAMID0001
+                key_id: TESTKEY001
+                key_file: /nonexistent/AuthKey_TESTKEY001.p8
+                environment: sandbox
+                topicz: [com.example.shop]
+
+            """, mode: 0o600)
+        let report = ConfigurationCheck.check(path: file, environment: [:])
+        let paths = Set(report.problems.map(\.path))
+        #expect(paths == ["credentials[0].environment", "credentials[0].topicz", "credentials[0].key_file"], "\(report.problems)")
+        #expect(report.problems.contains { $0.path == "credentials[0].key_file" && $0.message.contains("cannot read key file") })
+    }
+
     @Test func aCredentialWhoseOwnValuesAreRefusedIsNotOpened() throws {
         // Its key_file is a placeholder behind the refused key_id: opening it would report noise.
         let file = try TemporaryFile.write("""

@@ -52,6 +52,11 @@ struct DeadLetterOptions: ParsableArguments {
         for unknown in reason where !DeadLetterReason.isKnown(unknown) {
             FileHandle.standardError.write(Data("warning: --reason \(unknown) is not a reason the worker or the broker writes; a letter's reason is the code before the colon of its last-error (ServiceUnavailable, BadDeviceToken, expired, delivery_limit…)\n".utf8))
         }
+        for code in reason {
+            let usual = DeadLetterReason.reasonsUsuallyWritten(insteadOf: code)
+            guard !usual.isEmpty else { continue }
+            FileHandle.standardError.write(Data("note: --reason \(code) selects only answers that came without a reason; letters of such answers usually read \(usual.joined(separator: " or "))\n".utf8))
+        }
         let interrupt = InterruptFlag()
         // Every letter's reason, selected or not: an empty selection then says what there is.
         var reasonsSeen: [String: Int] = [:]

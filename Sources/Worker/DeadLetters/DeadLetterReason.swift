@@ -25,4 +25,13 @@ public enum DeadLetterReason {
         if workerReasons.contains(where: { $0.lowercased() == lowered }) || brokerReasons.contains(lowered) { return true }
         return lowered.hasPrefix("http") && lowered.count == 7 && lowered.dropFirst(4).allSatisfy(\.isNumber)
     }
+
+    /// For a status code such as `HTTP503`: the reasons APNs documents with that status, which are what
+    /// letters of such answers usually read (`ServiceUnavailable`, `Shutdown`): `HTTP503` itself is
+    /// written only when APNs gave no reason. Empty for anything else.
+    public static func reasonsUsuallyWritten(insteadOf reason: String) -> [String] {
+        let lowered = reason.lowercased()
+        guard lowered.hasPrefix("http"), let status = Int(lowered.dropFirst(4)) else { return [] }
+        return APNsReason.knownNames.filter { APNsReason(name: $0).documentedStatus == status }
+    }
 }

@@ -19,21 +19,20 @@ public enum WorkerLogging {
     /// file; .p12 passwords) with the ``Redactor``, before anything is logged.
     public static func registerSecrets(of settings: WorkerSettings) {
         let endpoints = settings.amqp.urls.compactMap { try? AMQPEndpoint(url: $0) }
-        // A password that is its user's name (RabbitMQ's guest/guest) is no secret: the user name is in
-        // every URL the logs show, and redacting it would show it in some lines and hide it in others.
-        let users = Set(endpoints.map(\.user))
-        func register(_ password: String) {
-            if !users.contains(password) { Redactor.register(password) }
+        // A broker password that is its user's name (RabbitMQ's guest/guest) is no secret: the user
+        // name is in every URL the logs show, and redacting it would show it in some lines and hide it
+        // in others. Only the broker's own user counts; any other secret is always redacted.
+        for endpoint in endpoints where endpoint.password != endpoint.user {
+            Redactor.register(endpoint.password)
         }
-        for endpoint in endpoints { register(endpoint.password) }
-        let files = [settings.amqp.passwordFile] + settings.credentials.map { credential -> String? in
-            if case .pkcs12(_, let passwordFile) = credential.kind { return passwordFile }
-            return nil
+        // The password file stands in for every URL's password.
+        if let file = settings.amqp.passwordFile, let text = try? String(contentsOfFile: file, encoding: .utf8) {
+            let password = text.trimmingCharacters(in: .newlines)
+            if !endpoints.contains(where: { $0.user == password }) { Redactor.register(password) }
         }
-        for case let file? in files {
-            if let text = try? String(contentsOfFile: file, encoding: .utf8) {
-                register(text.trimmingCharacters(in: .newlines))
-            }
+        for credential in settings.credentials {
+            guard case .pkcs12(_, let passwordFile?) = credential.kind, let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else { continue }
+            Redactor.register(text.trimmingCharacters(in: .newlines))
         }
     }
 }

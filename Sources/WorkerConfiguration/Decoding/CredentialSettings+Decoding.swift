@@ -3,6 +3,10 @@ import APNsCore
 extension CredentialSettings {
     private static let tokenKeys = ["team_id", "key_id", "key_file", "allow_insecure_key_permissions", "refresh_age"]
     private static let certificateKeys = ["p12_file", "p12_password_file", "certificate_file", "key_file"]
+    /// The keys the credential's key or certificate is loaded from: with one of them refused, loading
+    /// would only report its placeholder; with any other refused (`environment`, `topics`), loading
+    /// still finds a missing or exposed key file.
+    static let authenticationKeys = Set(["type"] + tokenKeys + certificateKeys)
 
     /// Reads one credential; with problems the result holds placeholders and only serves cross-checks.
     static func decode(_ node: ConfigNode, path: String, log: ProblemLog) -> CredentialSettings {

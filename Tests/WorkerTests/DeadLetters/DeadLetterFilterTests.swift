@@ -66,6 +66,14 @@ struct DeadLetterFilterTests {
         }
     }
 
+    @Test("a status code names the reasons letters of that status usually read instead")
+    func usualReasons() {
+        #expect(DeadLetterReason.reasonsUsuallyWritten(insteadOf: "HTTP503") == ["ServiceUnavailable", "Shutdown"])
+        #expect(DeadLetterReason.reasonsUsuallyWritten(insteadOf: "http500") == ["InternalServerError"])
+        #expect(DeadLetterReason.reasonsUsuallyWritten(insteadOf: "HTTP299").isEmpty)
+        #expect(DeadLetterReason.reasonsUsuallyWritten(insteadOf: "ServiceUnavailable").isEmpty)
+    }
+
     @Test("a body that is not a job still gives its message id")
     func undecodable() {
         var properties = AMQPProperties()

@@ -230,6 +230,18 @@ struct JobProcessorTests {
         #expect(throttle.admit(now: start + .milliseconds(1100)) == 2)
     }
 
+    @Test("the retry log line: one per tier per interval, each tier on its own")
+    func retryLogPerTier() {
+        let log = RetryLog()
+        let start = ContinuousClock.now
+        #expect(log.admit(tier: "5s", now: start) == 0)
+        #expect(log.admit(tier: "30s", now: start + .seconds(1)) == 0, "another tier is not held back by the first")
+        #expect(log.admit(tier: "5s", now: start + .seconds(2)) == nil)
+        #expect(log.admit(tier: "5s", now: start + .seconds(3)) == nil)
+        #expect(log.admit(tier: "5s", now: start + RetryLog.interval) == 2, "the next line says how many were held back")
+        #expect(log.admit(tier: "30s", now: start + .seconds(5)) == nil)
+    }
+
     @Test("404 on a publish: the topology is declared again, and the job requeued")
     func missingExchange() async throws {
         // What the client reports when the broker closes the channel for a publish to a missing exchange.
