@@ -54,6 +54,7 @@ struct AMQPLoopTests {
         try await connecting
         #expect(harness.client.isConnected && harness.client.generation == 1)
         #expect(harness.client.serverVersion?.description.hasPrefix(version) == true, "\(String(describing: harness.client.serverVersion))")
+        await harness.shutdown()
     }
 
     @Test("EXTERNAL: with a client certificate the login names the mechanism and sends no password")
@@ -86,6 +87,7 @@ struct AMQPLoopTests {
         try await harness.expect([MethodID.channelOpen], on: connection)
         try await harness.send([harness.broker.method(MethodID.channelOpenOk)], to: connection, channel: 2)
         try await connecting
+        await harness.shutdown()
     }
 
     @Test("EXTERNAL asked of a broker that does not offer it: connect() fails naming what it offers")
@@ -102,6 +104,7 @@ struct AMQPLoopTests {
         do { try await connecting } catch let failure { error = failure as? AMQPError }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.hasPrefix("the broker offers AMQPLAIN, PLAIN") == true && error?.message.hasSuffix(", not EXTERNAL") == true, "\(String(describing: error))")
+        await harness.shutdown()
     }
 
     @Test("a refused login ends connect() with the broker's code, at once")
@@ -123,6 +126,7 @@ struct AMQPLoopTests {
         }
         #expect(error?.code == .brokerClosed(replyCode: 403))
         #expect(harness.connectionCount == 1, "a refused login is not retried")
+        await harness.shutdown()
     }
 
     @Test("confirms: a multiple ack settles every publish up to it, a nack its own", arguments: versions)
@@ -152,6 +156,7 @@ struct AMQPLoopTests {
         let settled = try await outcomes.value
         #expect(settled == [1: AMQPPublishOutcome.confirmed, 2: .confirmed, 3: .nacked])
         #expect(client.unconfirmedCount == 0)
+        await harness.shutdown()
     }
 
     @Test("a return marks its publish by the sequence number it carried; the ack after it settles it as returned", arguments: versions)
@@ -179,6 +184,7 @@ struct AMQPLoopTests {
             payload.setInteger(UInt8(0), at: payload.readerIndex + 12)
         }
         #expect(try await outcome == .returned(replyCode: 312, replyText: "NO_ROUTE"))
+        await harness.shutdown()
     }
 
     /// Starts a consumer through the scripted replies; `consumeOk` picks the recorded tag.
@@ -218,6 +224,7 @@ struct AMQPLoopTests {
         let ack = try #require(await harness.expect([MethodID.basicAck], on: connection).first)
         #expect(ack.payload.getInteger(at: ack.payload.readerIndex + 4, as: UInt64.self) == 3)
         #expect(ack.payload.getInteger(at: ack.payload.readerIndex + 12, as: UInt8.self) == 1, "one multiple ack for the three")
+        await harness.shutdown()
     }
 
     @Test("close: the consumer is cancelled first, the last acks follow, then the connection closes")
@@ -239,6 +246,7 @@ struct AMQPLoopTests {
         try await harness.send([harness.broker.method(MethodID.connectionCloseOk)], to: connection, channel: 0)
         await closing.value
         #expect(!harness.client.isConnected)
+        await harness.shutdown()
     }
 
     @Test("a consumer the broker cancels is started again after a backoff, on the same connection")
@@ -252,6 +260,7 @@ struct AMQPLoopTests {
         await harness.advance(by: .milliseconds(150))
         try await harness.expect([MethodID.queueDeclare], on: connection)
         #expect(harness.connectionCount == 1 && harness.client.generation == 1)
+        await harness.shutdown()
     }
 
     @Test("heartbeats: one is sent when nothing else was; a broker silent for two intervals is gone, and the client reconnects")
@@ -280,6 +289,7 @@ struct AMQPLoopTests {
         try await Condition.wait("the silent connection dropped") { !harness.client.isConnected }
         await harness.advance(by: .milliseconds(150))
         _ = try await harness.connection(1)
+        await harness.shutdown()
     }
 }
 

@@ -124,6 +124,16 @@ final class LoopHarness: Sendable {
         try await connection.writeInbound(bytes)
     }
 
+    /// Ends what the test opened: every connection closed (the client hears a lost socket), the client
+    /// closed, the loop shut down, so nothing outlives the test (LeakSanitizer checks it).
+    func shutdown() async {
+        for channel in connector.channels.withLockedValue({ $0 }) {
+            try? await channel.close()
+        }
+        await client.close()
+        await loop.shutdownGracefully()
+    }
+
     /// Moves the client's clock and the loop's timers forward together.
     func advance(by duration: Duration) async {
         await loop.advanceTime(by: .nanoseconds(duration.nanoseconds))
