@@ -1,7 +1,7 @@
 internal import NIOConcurrencyHelpers
 internal import Synchronization
 
-/// Figures the connection thread publishes for any task to read.
+/// Figures the client's driver publishes, on its event loop, for any task to read.
 final class ClientCounters: Sendable {
     /// Incremented on each successful (re)connect; deliveries carry the value of their connection.
     let generation = Atomic<UInt64>(0)

@@ -3,7 +3,7 @@ internal import CRabbitMQ
 /// Copies rabbitmq-c's decoded tables and properties (pointing into its frame buffers) into Swift values.
 enum FieldDecoding {
     /// Tables and arrays nested deeper than this are not copied: a publisher can nest thousands of
-    /// levels in one header frame, and copying them recursively would exhaust the connection thread's
+    /// levels in one header frame, and copying them recursively would exhaust the event loop thread's
     /// stack. Real headers (`x-death` is the deepest) nest three or four.
     static let maximumDepth = 32
     /// What stands in for a value nested too deep, so a copy of the message says something was cut.

@@ -5,8 +5,8 @@ import WorkerConfiguration
 /// Where the worker's CPU goes: a `perf` profile (the software event `cpu-clock`, with call graphs) of
 /// the worker under full load, each sample given to the first frame from the leaf up that belongs to a
 /// part of the job's path. Samples in shared code (the kernel, libc, the Swift and concurrency runtimes,
-/// APNsCore's value types, locks) go to whichever part called them; samples with no such frame go by
-/// thread (the AMQP thread, NIO's event loops) or, failing that, to the rest.
+/// APNsCore's value types, locks) go to whichever part called them; samples with no such frame go to
+/// the rest (the event loops carry both AMQP and HTTP/2, so their thread says nothing of the part).
 extension WorkerBenchmark {
     struct Profile: Codable {
         let samples: Int
@@ -60,11 +60,12 @@ extension WorkerBenchmark {
         var samples = 0
         for sample in script.split(separator: "\n\n") {
             let lines = sample.split(separator: "\n")
-            guard let header = lines.first else { continue }
+            guard !lines.isEmpty else { continue }
+            // The first line is the sample's header (thread, time); the frames follow.
             let frames = lines.dropFirst().map(Frame.init)
             samples += 1
             if let leaf = frames.first { leaves["\(leaf.symbol)\t\(leaf.library)", default: 0] += 1 }
-            let part = frames.lazy.compactMap(\.part).first ?? thread(String(header)) ?? "the rest"
+            let part = frames.lazy.compactMap(\.part).first ?? "the rest"
             counts[part, default: 0] += 1
         }
         let total = Double(max(samples, 1))
@@ -120,13 +121,6 @@ extension WorkerBenchmark {
         static let codecTypes = ["JobDecoder", "FieldReader", "JobEnvelope", "JobResult", "UTCTimestamp", "OutgoingMessages", "JobIdentifier"]
     }
 
-    /// A sample with no frame of a part goes by its thread.
-    static func thread(_ header: String) -> String? {
-        let name = header.trimmingCharacters(in: .whitespaces)
-        if name.hasPrefix("amqp") { return "AMQP" }
-        if name.hasPrefix("NIO-ELT") { return "HTTP/2 + TLS" }
-        return nil
-    }
 
     /// `perf record` of `pid` for `seconds`, stopped by SIGINT as at a terminal. Spawned with an empty
     /// signal mask: a child of `Process` inherits the blocked signals of the runtime's thread that

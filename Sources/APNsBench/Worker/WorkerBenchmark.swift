@@ -153,7 +153,7 @@ struct WorkerBenchmark {
     }
 
     /// What the limit loop does with each delivery: a same-sized result (420 bytes, persistent JSON)
-    /// published with confirm, then the ack, in one trip to the connection thread as the worker does.
+    /// published with confirm, then the ack, in one trip to the client's event loop as the worker does.
     static func answerLikeTheLimit(_ delivery: AMQPDelivery, on client: AMQPClient, topology: TopologySection) async {
         var properties = AMQPProperties()
         properties.contentType = "application/json"

@@ -10,7 +10,7 @@ extension JobProcessor {
     /// Publishes everything for one job and acks it only if the broker confirmed all of it; a returned
     /// or nacked publish leaves the job unacked (requeued), so nothing is lost. True when acked.
     ///
-    /// The common case is one trip to the connection thread: the messages and the ack go together, and
+    /// The common case is one trip to the AMQP client's event loop: the messages and the ack go together, and
     /// the client writes the ack once every message is confirmed on the connection that delivered the
     /// job (a connection closed meanwhile means nothing is written: the broker requeued the job).
     @discardableResult
