@@ -75,6 +75,16 @@ public enum ConfigurationCheck {
             }
         }
         guard !isRefused("amqp") else { return report }
+        // RabbitMQ's URI spec has query parameters (?heartbeat=5); the parser skips them, and a reader
+        // of the file would think they count.
+        for (index, url) in settings.amqp.urls.enumerated() {
+            guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { continue }
+            let keys = query.split(separator: "&").map { $0.split(separator: "=").first.map(String.init) ?? "" }
+            report.warnings.append(ConfigurationProblem(
+                path: KeyPath.index("amqp.urls", index),
+                message: "its query (\(keys.joined(separator: ", "))) is not read: heartbeat, timeouts and TLS are the amqp.* keys"
+            ))
+        }
         do {
             _ = try settings.amqp.clientOptions()
         } catch {

@@ -92,6 +92,16 @@ struct AMQPStartupTests {
         await client.close()
     }
 
+    @Test("a broker that never comes: the window is tried to its end, and the error says how long")
+    func windowUsedToItsEnd() async throws {
+        let client = client(port: FreePort.pick(), recorder: Recorder())
+        let started = ContinuousClock.now
+        let error = await #expect(throws: AMQPError.self) { try await client.connect(retryingFor: .seconds(2)) }
+        // Not a speed check: backoff once gave up when the next delay would not fit, at about half.
+        #expect(ContinuousClock.now - started >= .milliseconds(1950), "gave up early")
+        #expect(error?.message.hasSuffix("(still so after trying for 2.0 s: amqp.startup_timeout)") == true, "\(String(describing: error))")
+    }
+
     @Test("close() ends the wait for a broker that never comes")
     func closeEndsTheWait() async throws {
         let recorder = Recorder()

@@ -57,6 +57,18 @@ import WorkerConfiguration
         #expect(report.problems.contains { $0.path == "credentials[0].key_file" && $0.message.contains("cannot read key file") })
     }
 
+    @Test func aBrokerURLsQueryDrawsAWarningNamingItsKeys() throws {
+        let file = try TemporaryFile.write("""
+            amqp:
+              urls: ["amqp://guest:secret-pass@127.0.0.1:5672/jobs?heartbeat=5&channel_max=10", "amqp://127.0.0.1:5673/jobs"]
+
+            """, mode: 0o600)
+        let report = ConfigurationCheck.check(path: file, environment: [:])
+        #expect(report.warnings.map(\.path) == ["amqp.urls[0]"], "\(report.warnings)")
+        #expect(report.warnings.first?.message.contains("heartbeat, channel_max") == true)
+        #expect(!report.warnings.contains { $0.message.contains("secret-pass") })
+    }
+
     @Test func aCredentialWhoseOwnValuesAreRefusedIsNotOpened() throws {
         // Its key_file is a placeholder behind the refused key_id: opening it would report noise.
         let file = try TemporaryFile.write("""

@@ -16,6 +16,7 @@ extension ConnectionDriver {
         }
         phase = .starting(queued: [])
         startContinuation = continuation
+        startWindow = window
         startDeadline = now() + window
         startBackoff = ReconnectBackoff(initial: options.initialReconnectDelay, maximum: options.maximumReconnectDelay)
         startRound(at: 0, lastError: nil)
@@ -27,9 +28,11 @@ extension ConnectionDriver {
         guard index < options.endpoints.count else {
             let error = lastError!
             var random = SystemRandomNumberGenerator()
-            let delay = startBackoff.nextDelay(using: &random)
-            // A refusal a new attempt cannot change (a wrong password, a missing vhost) ends it now.
-            guard error.isConnectionLevel, now() + delay < startDeadline else { return finishStart(.failure(error)) }
+            let remaining = startDeadline - now()
+            // A refusal a new attempt cannot change (a wrong password, a missing vhost) ends it now;
+            // otherwise the rounds go on until the window is spent, the last one at its end.
+            guard error.isConnectionLevel, remaining > .zero else { return finishStart(.failure(Self.gaveUp(error, after: startWindow))) }
+            let delay = min(startBackoff.nextDelay(using: &random), remaining)
             logger.warning("AMQP broker unreachable at start; trying again", metadata: [
                 "in_seconds": "\(Self.tenths(delay))", "gives_up_in_seconds": "\(Self.tenths(startDeadline - now()))", "error": "\(error.message)",
             ])
@@ -122,6 +125,12 @@ extension ConnectionDriver {
         let context = try options.tls.makeContext()
         tlsContextCache = context
         return context
+    }
+
+    /// The last failure of the first rounds, saying how long they tried when they had a window.
+    static func gaveUp(_ error: AMQPError, after window: Duration) -> AMQPError {
+        guard window > .zero, error.isConnectionLevel else { return error }
+        return AMQPError(error.code, operation: error.operation, message: "\(error.message) (still so after trying for \(tenths(window)) s: amqp.startup_timeout)", brokerReplyCode: error.brokerReplyCode)
     }
 
     /// Seconds to one decimal, for log lines.

@@ -59,6 +59,7 @@ final class ConnectionDriver: @unchecked Sendable {
     var startContinuation: CheckedContinuation<Void, any Error>?
     var startRetry: (task: Scheduled<Void>, error: AMQPError)?
     var startDeadline = ContinuousClock.now
+    var startWindow = Duration.zero
     var startBackoff = ReconnectBackoff(initial: .zero, maximum: .zero)
     var tlsContextCache: TLSContext?
     /// The figures last stored in ``counters``.

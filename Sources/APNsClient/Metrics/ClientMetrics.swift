@@ -7,8 +7,8 @@ import NIOCore
 public enum ClientMetrics {
     static let goaways = MetricDescription("apns_goaways_total", .counter, labels: ["credential", "reason"], help: "GOAWAY frames received from APNs, by HTTP/2 error or APNs reason.")
     static let reconnects = MetricDescription("apns_reconnects_total", .counter, labels: ["credential"], help: "APNs connections opened to replace one that closed.")
-    static let tokenRefreshes = MetricDescription("apns_token_refreshes_total", .counter, labels: ["credential"], help: "Provider tokens (JWTs) signed.")
-    static let tokenAge = MetricDescription("apns_token_age_seconds", .gauge, labels: ["credential"], help: "Age of the provider token a connection last installed.")
+    static let tokenRefreshes = MetricDescription("apns_token_refreshes_total", .counter, labels: ["credential"], help: "Provider token changes on a connection: a new JWT in place of one it used (every 20 to 59 minutes).")
+    static let tokenAge = MetricDescription("apns_token_age_seconds", .gauge, labels: ["credential"], help: "Age of a connection's provider token at its last request (updated at most once a second while requests go).")
     static let pingRoundTrip = MetricDescription("apns_ping_rtt_seconds", .gauge, labels: ["credential"], help: "The last HTTP/2 PING round trip to APNs.")
     static let requestTimeouts = MetricDescription("apns_request_timeouts_total", .counter, labels: ["credential"], help: "Requests APNs did not answer within the request timeout (outcome unknown).")
     static let streamsRefused = MetricDescription("apns_streams_refused_total", .counter, labels: ["credential"], help: "Streams APNs refused unprocessed (REFUSED_STREAM); they are sent again.")

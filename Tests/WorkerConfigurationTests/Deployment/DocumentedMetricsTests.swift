@@ -11,7 +11,8 @@ import Worker
     static let folders = ["docs", "deploy", "config"]
     static let files = ["README.md"]
 
-    /// Every `apns_…` / `amqp_…` word in the operator-facing files, with the file it is in.
+    /// Every `apns_…` / `amqp_…` word in the operator-facing files, with the file it is in; a word
+    /// written as a call (`amqp_encode_method()`, rabbitmq-c's API) is a function, not a metric.
     static func mentions() throws -> [(name: String, file: String)] {
         var paths = files
         for folder in folders {
@@ -19,7 +20,7 @@ import Worker
             paths += found.filter { [".md", ".yaml", ".yml", ".json"].contains(where: $0.hasSuffix) }.map { "\(folder)/\($0)" }
         }
         return try paths.flatMap { path in
-            try RepositoryFiles.text(path).matches(of: #/\b(?:apns|amqp)_[a-z0-9_]+/#).map { (String($0.output), path) }
+            try RepositoryFiles.text(path).matches(of: #/\b(?:apns|amqp)_[a-z0-9_]+\b(?!\()/#).map { (String($0.output), path) }
         }
     }
 
