@@ -22,6 +22,9 @@ struct InboundDecoder {
     /// before, is a protocol violation.
     var contentChannel: UInt16?
 
+    /// The bytes the decoder's buffer holds room for now (what a long stream must not make grow).
+    var bufferCapacity: Int { partial?.capacity ?? 0 }
+
     /// The largest whole frame accepted: the negotiated `frame_max` once tuned.
     var maximumFrameSize: Int {
         get { frames.maximumFrameSize }
@@ -38,6 +41,11 @@ struct InboundDecoder {
             partial = bytes
             return
         }
+        // Held only here while it grows (no copy on write), and without the bytes already cut into
+        // frames: otherwise a stream whose reads never end on a frame boundary (large messages)
+        // kept every byte ever read in one buffer, and each job of 1 MiB took longer than the last.
+        partial = nil
+        kept.discardReadBytes()
         var bytes = bytes
         kept.writeBuffer(&bytes)
         partial = kept

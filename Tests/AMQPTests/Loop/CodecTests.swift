@@ -68,4 +68,29 @@ struct CodecTests {
         var strings = RecentStrings()
         #expect(throws: FrameDecoder.Malformed.self) { try InboundMethod.decode(frame.payload, pool: DecodingPool(), strings: &strings) }
     }
+
+    @Test("a long stream whose reads never end on a frame boundary keeps the buffer to about a frame and a read")
+    func bufferStaysBounded() throws {
+        // Body frames of 100,000 bytes (a content of several), read 60,000 bytes at a time: 12 MB in all.
+        var stream = ByteBuffer()
+        for _ in 0..<120 {
+            stream.writeInteger(AMQPFrame.Kind.method.rawValue)
+            stream.writeInteger(UInt16(0))
+            stream.writeInteger(UInt32(100_000))
+            // An unknown method: the decoder cuts the frame and rabbitmq-c calls it `other`.
+            stream.writeInteger(UInt32(0x00FF_00FF))
+            stream.writeRepeatingByte(0, count: 100_000 - 4)
+            stream.writeInteger(AMQPFrame.endMarker)
+        }
+        var decoder = InboundDecoder(maximumFrameSize: 131_072)
+        var events = 0
+        var largest = 0
+        while stream.readableBytes > 0 {
+            decoder.receive(stream.readSlice(length: min(60_000, stream.readableBytes))!)
+            while let _ = try decoder.next() { events += 1 }
+            largest = max(largest, decoder.bufferCapacity)
+        }
+        #expect(events == 120)
+        #expect(largest <= 4 * 131_072, "the buffer grew to \(largest) bytes")
+    }
 }
