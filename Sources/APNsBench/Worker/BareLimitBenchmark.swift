@@ -27,31 +27,12 @@ extension WorkerBenchmark {
         await loader.close()
         let port = ProcessInfo.processInfo.environment["APNS_RABBITMQ_PORT"] ?? "5673"
         let topology = environment.settings.topology
-        let process = Process()
         let arguments = ["127.0.0.1", port, topology.jobsQueue, topology.resultsExchange, String(count), String(prefetch)]
-        if let summary {
-            process.executableURL = URL(fileURLWithPath: Syscalls.strace)
-            process.arguments = ["-c", "-f", "-o", summary, binary] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var cpu = CPUMeter()
-        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
-        cpu.start("bare loop", pids: [process.processIdentifier])
-        // Sampled just before the loop exits: /proc forgets a process's CPU once it is reaped.
-        var cpuPerJob: [String: Double] = [:]
-        while process.isRunning {
-            cpuPerJob = cpu.perJob(count)
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let wrapper = summary.map { [Syscalls.strace, "-c", "-f", "-o", $0] } ?? []
+        var (text, status, cpuPerJob) = try await LoopProcess.run([binary] + arguments, wrapper: wrapper, name: "bare loop", jobs: count)
         let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard process.terminationStatus == 0, fields.count == 3, let jobs = Int(fields[0]), let seconds = Double(fields[1]), let loopCPU = Double(fields[2]) else {
-            throw BenchError("bare-limit failed (exit \(process.terminationStatus)): \(text)")
+        guard status == 0, fields.count == 3, let jobs = Int(fields[0]), let seconds = Double(fields[1]), let loopCPU = Double(fields[2]) else {
+            throw BenchError("bare-limit failed (exit \(status)): \(text)")
         }
         // The loop's own account, from its first frame to its last job: start-up is not a job's cost.
         cpuPerJob["bare loop"] = loopCPU * 1e6 / Double(jobs)

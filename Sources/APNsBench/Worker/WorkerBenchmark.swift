@@ -96,25 +96,10 @@ struct WorkerBenchmark {
         let topology = environment.settings.topology
         let command = [CommandLine.arguments[0], "limit-loop", "--url", environment.brokerURL, "--queue", topology.jobsQueue,
                        "--exchange", topology.resultsExchange, "--count", String(count), "--prefetch", String(prefetch)]
-        let process = Process()
-        let full = wrapper + command
-        process.executableURL = URL(fileURLWithPath: full[0])
-        process.arguments = Array(full.dropFirst())
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var cpu = CPUMeter()
-        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
-        cpu.start("limit loop", pids: [process.processIdentifier])
-        var cpuPerJob: [String: Double] = [:]
-        while process.isRunning {
-            cpuPerJob = cpu.perJob(count)
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        var (text, status, cpuPerJob) = try await LoopProcess.run(command, wrapper: wrapper, name: "limit loop", jobs: count)
         let fields = text.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard process.terminationStatus == 0, fields.count == 2 else {
-            throw BenchError("the limit loop failed (exit \(process.terminationStatus)): \(text)")
+        guard status == 0, fields.count == 2 else {
+            throw BenchError("the limit loop failed (exit \(status)): \(text)")
         }
         let seconds = fields[0]
         // Its own account, from consuming to the last answer confirmed, as the bare C loop's.
