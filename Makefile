@@ -3,13 +3,18 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test demo bench faults faults-cluster containers fuzz sanitize mock fixtures clean
+.PHONY: deps build unit test demo bench faults faults-cluster containers fuzz sanitize mock fixtures clean
 
 deps:
 	@scripts/install-deps.sh
 
 build: deps
 	swift build --explicit-target-dependency-import-check error
+
+## The I/O-free tier alone: no broker (port 1 refuses anything that slipped through), no sockets, no
+## processes; suites that need them carry `.io` and are skipped.
+unit: deps
+	APNS_TEST_TIER=unit APNS_RABBITMQ_PORT=1 swift test --explicit-target-dependency-import-check error
 
 ## The whole test suite against a private RabbitMQ; non-zero exit on any failure.
 test: deps

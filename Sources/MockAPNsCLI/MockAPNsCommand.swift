@@ -38,7 +38,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
     @Option(help: "SETTINGS_MAX_CONCURRENT_STREAMS after the first accepted push.") var maxStreams: UInt32 = 1000
     @Option(help: "production or development (development adds apns-unique-id).") var environment = "development"
     @Flag(help: "Answer BadDeviceToken for tokens not listed (by default every well-formed token is a device).") var closedRegistry = false
-    @Flag(help: "Drop a connection to one stream after a rejection, as APNs was seen to do.") var dropStreamsAfterRejection = false
+    @Option(help: "Lower a connection's SETTINGS_MAX_CONCURRENT_STREAMS to this after a rejection (APNs was seen dropping to 1).") var streamsAfterRejection: UInt32?
     @Option(help: "Faults to start with, as MockFaults JSON.") var faults: String?
     @Flag(help: "Judge token ages on a clock that only /_mock/clock moves.") var manualClock = false
     @Flag(help: "Log each connection event.") var verbose = false
@@ -60,7 +60,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
                 registry: DeviceRegistry(acceptsUnknownDevices: !closedRegistry),
                 environment: APNsEnvironment(rawValue: environment) ?? .development,
                 maxConcurrentStreams: maxStreams,
-                dropStreamsToOneAfterRejection: dropStreamsAfterRejection
+                streamsAfterRejection: streamsAfterRejection
             ),
             tls: TLSServerConfiguration(
                 certificateChainFile: try FixturePath.resolve(certificate, option: "--certificate"),

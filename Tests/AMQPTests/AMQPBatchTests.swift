@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import AMQP
 
-@Suite("AMQP client: a job's answer and its ack in one trip, deliveries in batches (real RabbitMQ)")
+@Suite("AMQP client: a job's answer and its ack in one trip, deliveries in batches (real RabbitMQ)", .io)
 struct AMQPBatchTests {
     @Test("300 jobs: each answered with publish-then-ack; every answer confirmed, every job acked, none left")
     func answerEveryJob() async throws {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import AMQP
 
-@Suite("AMQP client: connecting and closing (real RabbitMQ)")
+@Suite("AMQP client: connecting and closing (real RabbitMQ)", .io)
 struct AMQPClientConnectTests {
     @Test("the library is rabbitmq-c 0.11 or newer")
     func version() {
@@ -103,7 +103,7 @@ struct AMQPClientConnectTests {
     }
 }
 
-@Suite("AMQP client: readiness flags (real RabbitMQ)")
+@Suite("AMQP client: readiness flags (real RabbitMQ)", .io)
 struct AMQPReadinessFlagsTests {
     @Test("connected and consuming follow connect, consume, cancel and close")
     func flags() async throws {

@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import AMQP
 
-@Suite("AMQP client: consuming (real RabbitMQ)")
+@Suite("AMQP client: consuming (real RabbitMQ)", .io)
 struct AMQPConsumeTests {
     /// Publishes `texts` to `queue` through the default exchange, each confirmed.
     static func fill(_ client: AMQPClient, _ queue: String, _ texts: [String]) async throws {
@@ -159,8 +160,7 @@ struct AMQPConsumeTests {
                 return await group.reduce(into: [Result<AMQPPublishOutcome, any Error>]()) { $0.append($1) }
             }
         }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while client.unconfirmedCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        try await Condition.wait("a publish awaiting its confirm", timeout: .seconds(5), interval: .milliseconds(1)) { client.unconfirmedCount > 0 }
         await client.close()
         let outcomes = await publishes.value
         // Every publish sent before close() was confirmed; one that came after it was refused

@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import AMQP
 
-@Suite("AMQP client: confirmed publishing (real RabbitMQ)")
+@Suite("AMQP client: confirmed publishing (real RabbitMQ)", .io)
 struct AMQPPublishTests {
     @Test("a publish is confirmed, and the consumed message keeps its body and every property")
     func roundTrip() async throws {

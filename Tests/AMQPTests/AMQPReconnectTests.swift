@@ -1,17 +1,14 @@
 import Synchronization
 import Testing
+import TestSupport
 @testable import AMQP
 import NIOConcurrencyHelpers
 
-@Suite("AMQP client: reconnecting (real RabbitMQ)")
+@Suite("AMQP client: reconnecting (real RabbitMQ)", .io)
 struct AMQPReconnectTests {
     /// Waits until `client` reaches `generation`, for at most `timeout`.
-    static func waitForGeneration(_ generation: UInt64, of client: AMQPClient, within timeout: Duration = .seconds(10)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while client.generation < generation, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return client.generation >= generation
+    static func waitForGeneration(_ generation: UInt64, of client: AMQPClient, within timeout: Duration = .seconds(10)) async throws {
+        try await Condition.wait("connection generation \(generation) (at \(client.generation))", timeout: timeout) { client.generation >= generation }
     }
 
     @Test("a connection closed by the broker: reconnect, consumer resumes, unacked redelivered, in-flight publishes fail, old acks dropped", .timeLimit(.minutes(2)))
@@ -51,10 +48,9 @@ struct AMQPReconnectTests {
             }
         }
         // Close only once publishes are really awaiting confirms (a fixed sleep loses that race under load).
-        for _ in 0..<500 where client.unconfirmedCount < 5 { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(client.unconfirmedCount > 0)
+        try await Condition.wait("publishes awaiting confirms", interval: .milliseconds(1)) { client.unconfirmedCount >= 5 }
         try TestBroker.forceClose(connectionNamed: name)
-        #expect(try await Self.waitForGeneration(2, of: client))
+        try await Self.waitForGeneration(2, of: client)
         load.stop.store(true, ordering: .relaxed)
         await publishers.value
         let codes = load.failures.withLockedValue { $0 }

@@ -7,7 +7,7 @@ import TestSupport
 
 /// A worker that starts before its broker: `connect(retryingFor:)` keeps trying, says why it cannot
 /// connect in the kernel's words, and stops waiting when closed.
-@Suite("AMQP client: the first connection (real RabbitMQ)")
+@Suite("AMQP client: the first connection (real RabbitMQ)", .io)
 struct AMQPStartupTests {
     /// Log messages, for waiting on what the client says.
     final class Recorder: LogHandler, @unchecked Sendable {
@@ -65,10 +65,6 @@ struct AMQPStartupTests {
         return process
     }
 
-    func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        try await Condition.wait(what, condition)
-    }
-
     @Test("nothing listening: the error says the connection was refused, and by whom")
     func refusedInTheKernelsWords() async {
         let client = client(port: 1, recorder: Recorder())
@@ -82,7 +78,7 @@ struct AMQPStartupTests {
         let recorder = Recorder()
         let client = client(port: port, recorder: recorder)
         let connecting = Task { try await client.connect(retryingFor: .seconds(60)) }
-        try await waitUntil("two failed rounds") { recorder.count(containing: "AMQP broker unreachable at start") >= 2 }
+        try await Condition.wait("two failed rounds") { recorder.count(containing: "AMQP broker unreachable at start") >= 2 }
         #expect(recorder.count(containing: "connection refused by 127.0.0.1:\(port)") >= 2)
         let relay = try startRelay(port: port)
         // SIGKILL: a child of the test runner may inherit a signal mask that blocks SIGTERM.
@@ -107,7 +103,7 @@ struct AMQPStartupTests {
         let recorder = Recorder()
         let client = client(port: FreePort.pick(), recorder: recorder)
         let connecting = Task { try await client.connect(retryingFor: .seconds(600)) }
-        try await waitUntil("a failed round") { recorder.count(containing: "AMQP broker unreachable at start") >= 1 }
+        try await Condition.wait("a failed round") { recorder.count(containing: "AMQP broker unreachable at start") >= 1 }
         await client.close()
         let error = await #expect(throws: AMQPError.self) { try await connecting.value }
         #expect(error?.message.contains("closed while waiting for the broker") == true, "\(String(describing: error))")

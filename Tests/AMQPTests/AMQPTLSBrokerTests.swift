@@ -5,7 +5,7 @@ import TestSupport
 
 /// amqps against the test broker itself: RabbitMQ's TLS listener (`scripts/rabbitmq.sh`, port + 1000,
 /// the test-only certificates), the client's TLS from the project's own module over NIO.
-@Suite("AMQP client: amqps against the test broker (real RabbitMQ, real TLS)", .enabled(if: TestBroker.tlsPort != nil))
+@Suite("AMQP client: amqps against the test broker (real RabbitMQ, real TLS)", .enabled(if: TestBroker.tlsPort != nil), .io)
 struct AMQPTLSBrokerTests {
     static func options(host: String, caFile: String = Fixtures.path("tls/ca.pem")) -> AMQPClientOptions {
         var options = TestBroker.options()

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import AMQP
 
-@Suite("AMQP client: TLS options (openssl s_server)", .enabled(if: OpenSSLServer.isAvailable))
+@Suite("AMQP client: TLS options (openssl s_server)", .enabled(if: OpenSSLServer.isAvailable), .io)
 struct AMQPTLSTests {
     static let peerVerifyFailed: Int32 = -0x0202
     static let hostnameVerifyFailed: Int32 = -0x0201

@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import AMQP
 
-@Suite("AMQP client: declarations (real RabbitMQ)")
+@Suite("AMQP client: declarations (real RabbitMQ)", .io)
 struct AMQPTopologyTests {
     static func jobQueue(_ name: String, deadLetterExchange: String, deliveryLimit: Int64 = 5) -> AMQPQueueDeclaration {
         TestBroker.queue(name, quorum: true, arguments: [

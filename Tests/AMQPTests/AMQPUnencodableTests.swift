@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import AMQP
 
-@Suite("AMQP client: a message it cannot encode fails alone (real RabbitMQ)")
+@Suite("AMQP client: a message it cannot encode fails alone (real RabbitMQ)", .io)
 struct AMQPUnencodableTests {
     @Test("over-long short strings and keys, bad expirations and oversized headers fail the publish, not the connection", arguments: [
         AMQPProperties(correlationID: String(repeating: "c", count: 10_000)),

@@ -29,6 +29,7 @@ enum TestBroker {
 
     /// A connected client; the caller closes it.
     static func connectedClient(_ options: AMQPClientOptions = options()) async throws -> AMQPClient {
+        try TestTier.requireIO("the test broker")
         let client = client(options)
         try await client.connect()
         return client

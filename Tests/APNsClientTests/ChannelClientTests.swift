@@ -5,7 +5,7 @@ import TestSupport
 @testable import APNsClient
 @testable import MockAPNs
 
-@Suite("Broadcast channels: client ↔ mock over loopback")
+@Suite("Broadcast channels: client ↔ mock over loopback", .io)
 struct ChannelClientTests {
     static func request(_ operation: ChannelRequest.Operation, bundleID: String = "com.example.app") throws -> ChannelRequest {
         try ChannelRequest(bundleID: bundleID, operation: operation, requestID: APNsID.random())

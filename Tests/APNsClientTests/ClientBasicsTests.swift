@@ -4,7 +4,7 @@ import TestSupport
 @testable import APNsClient
 @testable import MockAPNs
 
-@Suite("Client ↔ mock over loopback: answers")
+@Suite("Client ↔ mock over loopback: answers", .io)
 struct ClientBasicsTests {
     @Test("a valid push with a token is accepted, with apns-id echoed and apns-unique-id in development")
     func accepted() async throws {

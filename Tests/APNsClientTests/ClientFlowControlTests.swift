@@ -4,7 +4,7 @@ import TestSupport
 @testable import APNsClient
 @testable import MockAPNs
 
-@Suite("Client ↔ mock over loopback: streams, back-pressure, connecting")
+@Suite("Client ↔ mock over loopback: streams, back-pressure, connecting", .io)
 struct ClientFlowControlTests {
     @Test("a token connection uses one stream until its first accepted push, then the server's limit")
     func streamRamp() async throws {
@@ -14,8 +14,9 @@ struct ClientFlowControlTests {
         let credential = try harness.tokenCredential()
         _ = try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)
         // The SETTINGS raising the limit may trail the first answer by a moment.
-        try await eventually { client.poolState(credential: credential, endpoint: harness.endpoint)?.limits == [7] }
-        #expect(client.poolState(credential: credential, endpoint: harness.endpoint)?.limits == [7])
+        try await Condition.wait("the connection uses the server's 7 streams") {
+            client.poolState(credential: credential, endpoint: harness.endpoint)?.limits == [7]
+        }
     }
 
     @Test("before any push is accepted, concurrent callers wait for the single stream")
@@ -28,27 +29,34 @@ struct ClientFlowControlTests {
         defer { client.shutdown() }
         let credential = try harness.tokenCredential()
         async let results = sendMany(5, client: client, credential: credential, endpoint: harness.endpoint)
-        try await eventually { (client.poolState(credential: credential, endpoint: harness.endpoint)?.inFlight ?? 0) > 0 }
+        try await Condition.wait("a request is at APNs") {
+            (client.poolState(credential: credential, endpoint: harness.endpoint)?.inFlight ?? 0) > 0
+        }
         let state = try #require(client.poolState(credential: credential, endpoint: harness.endpoint))
         #expect(state.inFlight == 1)
         #expect(state.waiting == 4)
         #expect(try await results.allSatisfy { (try? $0.get().isAccepted) == true })
     }
 
-    @Test("the client follows the server back down to one stream after a rejection")
+    @Test("the client follows the server's SETTINGS back down after a rejection, on the same connection")
     func limitLowered() async throws {
+        // Lowered to 3, not 1: a fresh token connection also starts at one stream, so 1 could not tell
+        // a followed SETTINGS frame from a replaced connection or a client that starts over on rejection.
         let harness = try await MockHarness.start {
             $0.apns.maxConcurrentStreams = 50
-            $0.apns.dropStreamsToOneAfterRejection = true
+            $0.apns.streamsAfterRejection = 3
         }
         let client = APNsClient(configuration: MockHarness.clientConfiguration { $0.connectionsPerPool = 1 })
         defer { client.shutdown() }
         let credential = try harness.tokenCredential()
+        let limits = { client.poolState(credential: credential, endpoint: harness.endpoint)?.limits }
         _ = try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)
-        try await eventually { client.poolState(credential: credential, endpoint: harness.endpoint)?.limits == [50] }
-        _ = try await client.send(MockHarness.alert(device: "bad0" + String(repeating: "0", count: 60)), credential: credential, endpoint: harness.endpoint)
-        try await eventually { client.poolState(credential: credential, endpoint: harness.endpoint)?.limits == [1] }
-        #expect(client.poolState(credential: credential, endpoint: harness.endpoint)?.limits == [1])
+        try await Condition.wait("the server's 50 streams are used") { limits() == [50] }
+        let rejected = try await client.send(
+            MockHarness.alert(device: "bad0" + String(repeating: "0", count: 60)), credential: credential, endpoint: harness.endpoint)
+        #expect(!rejected.isAccepted)
+        try await Condition.wait("the connection follows the server down to 3 streams") { limits() == [3] }
+        #expect(harness.server.recorder.snapshot.connectionsOpened == 1, "the same connection, not a new one")
     }
 
     @Test("back-pressure: callers beyond the streams wait in a bounded line; the rest fail at once, unprocessed")
@@ -64,7 +72,9 @@ struct ClientFlowControlTests {
         defer { client.shutdown() }
         let credential = try harness.tokenCredential()
         _ = try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint)
-        try await eventually { client.poolState(credential: credential, endpoint: harness.endpoint)?.limits == [2] }
+        try await Condition.wait("the connection uses the server's 2 streams") {
+            client.poolState(credential: credential, endpoint: harness.endpoint)?.limits == [2]
+        }
         let results = try await sendMany(20, client: client, credential: credential, endpoint: harness.endpoint)
         let overloaded = results.filter { if case .failure(let error) = $0 { error.code == .overloaded && error.outcome == .notProcessed } else { false } }
         let accepted = results.filter { (try? $0.get().isAccepted) == true }
@@ -116,23 +126,17 @@ struct ClientFlowControlTests {
         defer { client.shutdown() }
         let harness = try await MockHarness.start()
         await harness.server.stop()
+        let started = ContinuousClock.now
         let error = await #expect(throws: APNsSendError.self) {
             try await client.send(MockHarness.alert(), credential: harness.tokenCredential(), endpoint: harness.endpoint)
         }
         #expect(error?.code == .connectFailed)
         #expect(error?.outcome == .notProcessed)
-        try await Task.sleep(for: .seconds(1))
-        // The floor alone would allow ~100 attempts a second; doubling from 100 ms (with jitter down to
-        // half) allows about eight, whatever the machine's load.
-        let attempts = client.statistics.snapshot.connectAttempts
-        #expect(attempts >= 2 && attempts <= 12, "\(attempts) attempts")
-    }
-}
-
-/// Polls `condition` for up to two seconds.
-func eventually(_ condition: () -> Bool) async throws {
-    for _ in 0..<200 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
+        // The pool keeps trying for its connection. With the 10 ms floor alone a fourth attempt would
+        // come ~30 ms after the first; doubling from 100 ms with jitter down to half puts it at least
+        // 50 + 100 + 200 ms later, however loaded the machine (load only makes it later).
+        try await Condition.wait("a fourth connection attempt") { client.statistics.snapshot.connectAttempts >= 4 }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(350), "4 attempts within \(elapsed)")
     }
 }

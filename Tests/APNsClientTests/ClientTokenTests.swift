@@ -5,7 +5,7 @@ import TestSupport
 @testable import APNsClient
 @testable import MockAPNs
 
-@Suite("Client ↔ mock over loopback: provider tokens")
+@Suite("Client ↔ mock over loopback: provider tokens", .io)
 struct ClientTokenTests {
     @Test("a connection keeps its token for 49 minutes, refreshes at 50, and never trips the 20-minute rule")
     func refreshAtRefreshAge() async throws {

@@ -15,6 +15,7 @@ public struct MockHarness: Sendable {
 
     /// Starts a server; `adjust` may change its configuration first (faults, limits, registry).
     public static func start(_ adjust: (inout MockServerConfiguration) -> Void = { _ in }) async throws -> MockHarness {
+        try TestTier.requireIO("the mock APNs server")
         let clock = ManualWallClock(Date())
         var configuration = MockServerConfiguration(
             apns: MockAPNsConfiguration(

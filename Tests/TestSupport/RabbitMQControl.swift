@@ -28,9 +28,9 @@ public enum RabbitMQControl {
     /// Runs `scripts/rabbitmq.sh ctl ARGS…` and returns its standard output.
     public static func run(_ arguments: [String]) throws -> String {
         let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/rabbitmq.sh")
-        let (status, output) = try CommandOutput.run("/bin/bash", [script.path, "ctl"] + arguments)
-        guard status == 0 else { throw ControlError("rabbitmqctl \(arguments) exited with \(status)") }
-        return output
+        let run = try ProcessRun.blocking("/bin/bash", [script.path, "ctl"] + arguments)
+        guard run.status == 0 else { throw ControlError("rabbitmqctl \(arguments) exited with \(run.status)") }
+        return run.output
     }
 
     struct ControlError: Error, CustomStringConvertible {

@@ -138,7 +138,7 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
             }
             let timestampJSON = timestamp.map { ",\"timestamp\":\($0)" } ?? ""
             body = Array("{\"reason\":\"\(reason.name)\"\(timestampJSON)}".utf8)
-            if server.configuration.apns.dropStreamsToOneAfterRejection, advertisedStreams != 1 { advertise(1) }
+            if let lowered = server.configuration.apns.streamsAfterRejection, advertisedStreams != lowered { advertise(lowered) }
         }
         try? session.submitResponse(streamID: streamID, headers: headers, body: body)
         if let after = faults.goAwayAfterStreams, goAwayLastStreamID == nil, requestCount >= after {

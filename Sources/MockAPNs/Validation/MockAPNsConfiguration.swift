@@ -12,8 +12,9 @@ public struct MockAPNsConfiguration: Sendable {
     public var environment: APNsEnvironment
     /// SETTINGS_MAX_CONCURRENT_STREAMS once a connection has had a push accepted (APNs was seen at 1000).
     public var maxConcurrentStreams: UInt32
-    /// Mimics APNs observed dropping a connection to one stream after a rejection.
-    public var dropStreamsToOneAfterRejection: Bool
+    /// SETTINGS_MAX_CONCURRENT_STREAMS after a rejection, or nil to keep the limit: APNs was seen
+    /// dropping a connection to one stream after one.
+    public var streamsAfterRejection: UInt32?
     /// Broadcast channels an app may have (APNs: 10,000 per app per environment).
     public var maximumChannelsPerApp = 10_000
 
@@ -23,13 +24,13 @@ public struct MockAPNsConfiguration: Sendable {
         registry: DeviceRegistry = DeviceRegistry(),
         environment: APNsEnvironment = .development,
         maxConcurrentStreams: UInt32 = 1000,
-        dropStreamsToOneAfterRejection: Bool = false
+        streamsAfterRejection: UInt32? = nil
     ) {
         self.signingKeys = signingKeys
         self.teamTopics = teamTopics
         self.registry = registry
         self.environment = environment
         self.maxConcurrentStreams = maxConcurrentStreams
-        self.dropStreamsToOneAfterRejection = dropStreamsToOneAfterRejection
+        self.streamsAfterRejection = streamsAfterRejection
     }
 }

@@ -45,6 +45,9 @@ final class SendPermits: Sendable {
     /// Permits taken right now.
     var inUse: Int { state.withLockedValue { capacity - $0.free } }
 
+    /// Callers waiting for a permit right now (a withdrawn wait no longer counts).
+    var waiting: Int { state.withLockedValue { $0.waiters[$0.head...].count { $0 != nil } } }
+
     /// Takes a permit for `key`, waiting behind earlier callers while none is free. Returns false,
     /// taking nothing, when `wanted` is false (checked under the same lock ``withdraw(_:)`` takes, so a
     /// withdrawal is never missed) or the wait is withdrawn.

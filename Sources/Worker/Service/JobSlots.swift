@@ -26,6 +26,9 @@ final class JobSlots: Sendable {
     /// Slots taken right now.
     var inUse: Int { state.withLockedValue { limit - $0.free } }
 
+    /// Whether the intake is waiting for a slot right now.
+    var isWaiting: Bool { state.withLockedValue { $0.waiter != nil } }
+
     /// Takes a slot, waiting while none is free. Returns false, taking nothing, when none is free once
     /// ``close()`` was called (before or during the wait) or the waiting task is cancelled.
     func acquire() async -> Bool {

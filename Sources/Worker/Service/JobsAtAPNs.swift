@@ -39,6 +39,11 @@ final class JobsAtAPNs: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
+    /// Redeliveries of `jobID` waiting in ``waitUntilSettled(_:)`` right now.
+    func waiting(for jobID: String) -> Int {
+        entries.withLockedValue { $0[jobID]?.waiters.count ?? 0 }
+    }
+
     /// Returns at once when no delivery of `jobID` is at APNs; otherwise when the last one has ended.
     /// True when it waited.
     func waitUntilSettled(_ jobID: String) async -> Bool {

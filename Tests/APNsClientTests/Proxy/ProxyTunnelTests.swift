@@ -8,7 +8,7 @@ import MockAPNs
 /// APNs connections through an HTTP proxy (`CONNECT`), against Debian's real `tinyproxy` and two
 /// misbehaving proxies; TLS to the mock stays end to end (the client verifies the mock's certificate
 /// for `localhost`, which only the mock has).
-@Suite("Client through an HTTP proxy (tinyproxy)", .serialized)
+@Suite("Client through an HTTP proxy (tinyproxy)", .serialized, .io)
 struct ProxyTunnelTests {
     private func client(through proxy: String, requestTimeout: Duration? = nil, maximumReconnectDelay: Duration? = nil) throws -> APNsClient {
         let parsed = try HTTPProxy(url: proxy)

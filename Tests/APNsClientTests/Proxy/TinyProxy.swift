@@ -38,7 +38,7 @@ final class TinyProxy {
         try process.run()
         // Ready once it accepts a connection.
         let deadline = Date().addingTimeInterval(10)
-        while (try? CommandOutput.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "--max-time", "1", "http://127.0.0.1:\(port)/"]).status) != 0 {
+        while (try? ProcessRun.blocking("/usr/bin/curl", ["-s", "-o", "/dev/null", "--max-time", "1", "http://127.0.0.1:\(port)/"]).status) != 0 {
             guard Date() < deadline, process.isRunning else {
                 stop()
                 throw ProxyTestError("tinyproxy did not start: \(output)")
@@ -75,7 +75,7 @@ final class BadProxy {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(10)
-        while (try? CommandOutput.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"]).status) != 0 {
+        while (try? ProcessRun.blocking("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"]).status) != 0 {
             guard Date() < deadline, process.isRunning else { throw ProxyTestError("bad_proxy.py \(mode) did not start") }
             Thread.sleep(forTimeInterval: 0.1)
         }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `mock-apns` as a user starts it: from any folder, it finds the fixtures of the checkout it was
 /// built in; with a path that exists nowhere, it says which option and what to do.
-@Suite("mock-apns (a real process)")
+@Suite("mock-apns (a real process)", .io)
 struct MockCommandTests {
     static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mock-apns")
 

@@ -5,11 +5,11 @@ import TLS
 
 /// A client certificate's `notAfter`, read by the worker for its expiry gauge and `check-config`,
 /// against what the `openssl` command line reads from the same certificate.
-@Suite("Client certificate expiry")
+@Suite("Client certificate expiry", .io)
 struct CertificateExpiryTests {
     /// `openssl x509 -enddate` of the fixture certificate, parsed.
     static func opensslNotAfter() throws -> Date {
-        let output = try CommandOutput.run("/usr/bin/openssl", ["x509", "-enddate", "-noout", "-in", Fixtures.path("tls/client.pem")]).output
+        let output = try ProcessRun.blocking("/usr/bin/openssl", ["x509", "-enddate", "-noout", "-in", Fixtures.path("tls/client.pem")]).output
         let text = output.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "notAfter=", with: "")
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -36,7 +36,7 @@ struct CertificateExpiryTests {
     @Test("the system trust store holds the USERTrust RSA root that Apple's servers chain to since 2025")
     func userTrustRoot() throws {
         // The worker trusts OpenSSL's default verify paths (Debian's ca-certificates, /etc/ssl/certs).
-        let listing = try CommandOutput.run("/bin/sh", [
+        let listing = try ProcessRun.blocking("/bin/sh", [
             "-c", "/usr/bin/openssl crl2pkcs7 -nocrl -certfile /etc/ssl/certs/ca-certificates.crt | /usr/bin/openssl pkcs7 -print_certs -noout",
         ]).output
         let subjects = listing.split(separator: "\n").filter { $0.hasPrefix("subject=") }

@@ -6,7 +6,7 @@ import WorkerConfiguration
 
 extension DeploymentFilesTests {
     /// `docker/compose.yaml` and the worker configuration it mounts, `docker/worker.compose.yaml`.
-    @Suite(.enabled(if: ExternalTool.hasPythonYAML, "needs python3 with PyYAML (apt install python3-yaml)"))
+    @Suite(.io, .enabled(if: ExternalTool.hasPythonYAML, "needs python3 with PyYAML (apt install python3-yaml)"))
     struct Compose {
         static let file = "docker/compose.yaml"
         static let workerConfiguration = "docker/worker.compose.yaml"

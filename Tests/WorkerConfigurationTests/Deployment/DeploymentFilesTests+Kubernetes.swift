@@ -1,11 +1,12 @@
 import APNsClient
 import Foundation
 import Testing
+import TestSupport
 import WorkerConfiguration
 
 extension DeploymentFilesTests {
     /// `deploy/kubernetes`: read and cross-checked, never applied (no cluster here).
-    @Suite(.enabled(if: ExternalTool.hasPythonYAML, "needs python3 with PyYAML (apt install python3-yaml)"))
+    @Suite(.io, .enabled(if: ExternalTool.hasPythonYAML, "needs python3 with PyYAML (apt install python3-yaml)"))
     struct Kubernetes {
         static func seconds(_ duration: Duration) -> Double {
             Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -193,7 +194,7 @@ extension DeploymentFilesTests {
 
         @Test(.enabled(if: ExternalTool.isAvailable("kubectl"), "kubectl is not installed; `kubectl kustomize` is skipped"))
         func kustomizeRendersTheManifests() throws {
-            let run = try ExternalTool.run("kubectl", ["kustomize", KubernetesManifests.folder], in: Sample.repositoryRoot)
+            let run = try ProcessRun.blocking("kubectl", ["kustomize", KubernetesManifests.folder], in: Sample.repositoryRoot)
             #expect(run.status == 0, "kubectl kustomize:\n\(run.transcript)")
             let image = try KubernetesManifests().kustomization["images"][0]
             let rendered = "\(image["newName"].string ?? ""):\(image["newTag"].string ?? "")"

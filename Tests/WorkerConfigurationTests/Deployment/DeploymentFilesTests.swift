@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The container, Kubernetes and Grafana files under `docker/` and `deploy/`, checked statically: no
 /// Docker engine or cluster is needed (or was available where they were written). YAML is parsed by
@@ -19,7 +20,7 @@ import Testing
         #expect(Set(Self.expectedYAML).subtracting(found).isEmpty, "missing: \(Set(Self.expectedYAML).subtracting(found).sorted())")
     }
 
-    @Test(.enabled(if: ExternalTool.hasPythonYAML, "needs python3 with PyYAML (apt install python3-yaml)"))
+    @Test(.io, .enabled(if: ExternalTool.hasPythonYAML, "needs python3 with PyYAML (apt install python3-yaml)"))
     func everyYAMLFileParsesIntoDocuments() throws {
         let files = RepositoryFiles.yamlFiles()
         for (file, documents) in zip(files, try RepositoryFiles.yamlDocuments(of: files)) {
@@ -28,19 +29,19 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ExternalTool.isAvailable("yamllint"), "needs yamllint (apt install yamllint)"))
+    @Test(.io, .enabled(if: ExternalTool.isAvailable("yamllint"), "needs yamllint (apt install yamllint)"))
     func yamllintFindsNoErrors() throws {
         let files = RepositoryFiles.yamlFiles()
-        let run = try ExternalTool.run("yamllint", ["-f", "parsable", "-d", "relaxed"] + files, in: Sample.repositoryRoot)
+        let run = try ProcessRun.blocking("yamllint", ["-f", "parsable", "-d", "relaxed"] + files, in: Sample.repositoryRoot)
         let errors = run.output.split(separator: "\n").filter { $0.contains("[error]") }
         #expect(run.status == 0 && errors.isEmpty, "yamllint -d relaxed:\n\(run.transcript)")
     }
 
-    @Test(.enabled(if: ExternalTool.isAvailable("shellcheck"), "needs shellcheck (apt install shellcheck)"))
+    @Test(.io, .enabled(if: ExternalTool.isAvailable("shellcheck"), "needs shellcheck (apt install shellcheck)"))
     func shellcheckPassesOnTheScripts() throws {
         let scripts = try RepositoryFiles.files(in: "scripts", endingWith: ".sh").map { "scripts/\($0)" }
         #expect(!scripts.isEmpty)
-        let run = try ExternalTool.run("shellcheck", scripts, in: Sample.repositoryRoot)
+        let run = try ProcessRun.blocking("shellcheck", scripts, in: Sample.repositoryRoot)
         #expect(run.status == 0, "shellcheck \(scripts.joined(separator: " ")):\n\(run.transcript)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The deployment files of this checkout, found from `Tests/Fixtures` (not the working directory).
 enum RepositoryFiles {
@@ -45,7 +46,7 @@ enum RepositoryFiles {
                     sys.exit(f"{path}: {error}")
             json.dump(parsed, sys.stdout, default=str)
             """
-        let run = try ExternalTool.run("python3", ["-c", script] + files.map { url($0).path })
+        let run = try ProcessRun.blocking("python3", ["-c", script] + files.map { url($0).path })
         guard run.status == 0 else {
             throw ParseFailure(file: files.joined(separator: ", "), message: run.transcript)
         }

@@ -7,11 +7,11 @@ import WorkerConfiguration
 
 /// `apns-worker results` as a user runs it against a shared results queue: it reads without taking
 /// unless told to drain, and prints each result with `--json`.
-@Suite("apns-worker results (a real process against the test broker)")
+@Suite("apns-worker results (a real process against the test broker)", .io)
 struct ResultsCommandTests {
-    func run(_ harness: WorkerHarness, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    func run(_ harness: WorkerHarness, _ arguments: [String]) throws -> ProcessRun {
         let config = try TemporaryFile.write(harness.yaml(), mode: 0o600)
-        return try CommandOutput.run(WorkerCommandLine.binary, ["results", "--config", config, "--idle-timeout", "2"] + arguments)
+        return try ProcessRun.blocking(WorkerCommandLine.binary, ["results", "--config", config, "--idle-timeout", "2"] + arguments)
     }
 
     /// The results ready in the queue once it holds `expected` (polled for up to 30 s), else the last count.

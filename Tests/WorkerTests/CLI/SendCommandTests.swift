@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `apns-worker send` as a user runs it to check a key: a real process against the mock.
-@Suite("apns-worker send (a real process against the mock)")
+@Suite("apns-worker send (a real process against the mock)", .io)
 struct SendCommandTests {
     static func run(_ harness: MockHarness, _ arguments: [String]) throws -> (status: Int32, object: [String: Any]) {
         try WorkerCommandLine.run(["send", "--topic", "com.example.app"] + arguments, against: harness)

@@ -14,8 +14,8 @@ enum WorkerCommandLine {
             "--key-file", try Fixtures.privateCopy(of: "keys/AuthKey_TESTKEY001.p8"), "--key-id", "TESTKEY001", "--team-id", "TEAMID0001",
             "--endpoint", "localhost:\(harness.endpoint.port)", "--ca-file", Fixtures.path("tls/ca.pem"),
         ]
-        let (status, output) = try CommandOutput.run(binary, arguments + credential)
-        let object = (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? ["output": output]
-        return (status, object)
+        let run = try ProcessRun.blocking(binary, arguments + credential)
+        let object = (try? JSONSerialization.jsonObject(with: Data(run.output.utf8))) as? [String: Any] ?? ["output": run.output]
+        return (run.status, object)
     }
 }

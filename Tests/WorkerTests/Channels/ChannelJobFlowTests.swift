@@ -7,7 +7,7 @@ import TestSupport
 @testable import Worker
 import WorkerConfiguration
 
-@Suite("Broadcast channel jobs end to end (real RabbitMQ, mock APNs)", .serialized)
+@Suite("Broadcast channel jobs end to end (real RabbitMQ, mock APNs)", .serialized, .io)
 struct ChannelJobFlowTests {
     static func job(_ id: String, _ fields: String) -> [UInt8] {
         Array(#"{"id":"\#(id)","bundle_id":"com.example.app",\#(fields)}"#.utf8)

@@ -4,7 +4,7 @@ import MockAPNs
 import Testing
 import TestSupport
 
-@Suite("apns-worker channels (a real process against the mock)")
+@Suite("apns-worker channels (a real process against the mock)", .io)
 struct ChannelsCommandTests {
     static func run(_ harness: MockHarness, _ arguments: [String]) throws -> (status: Int32, object: [String: Any]) {
         try WorkerCommandLine.run(["channels"] + arguments + ["--bundle-id", "com.example.app"], against: harness)

@@ -7,7 +7,7 @@ import TestSupport
 import WorkerConfiguration
 
 /// Passes over a real dead-letter queue on the test broker.
-@Suite("Dead-letter sweeps")
+@Suite("Dead-letter sweeps", .io)
 struct DeadLetterSweepTests {
     /// Letters `dl-0…dl-(count-1)`, with the headers the worker writes: even ones BadDeviceToken of
     /// team-one (chosen by topic: the job names none), odd ones ServiceUnavailable of team-two (named).
@@ -160,7 +160,7 @@ struct DeadLetterSweepTests {
 }
 
 /// `apns-worker dead-letters` as an operator runs it.
-@Suite("apns-worker dead-letters")
+@Suite("apns-worker dead-letters", .io)
 struct DeadLettersCommandTests {
     static let binary = URL(fileURLWithPath: WorkerCommandLine.binary)
 
@@ -171,8 +171,8 @@ struct DeadLettersCommandTests {
         return ["dead-letters"] + arguments + ["--config", config.path]
     }
 
-    func run(_ harness: WorkerHarness, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        try CommandOutput.run(Self.binary.path, try commandLine(harness, arguments))
+    func run(_ harness: WorkerHarness, _ arguments: [String]) throws -> ProcessRun {
+        try ProcessRun.blocking(Self.binary.path, try commandLine(harness, arguments))
     }
 
     /// `apns-worker dead-letters …` started and left running; its stderr goes to `log`.

@@ -7,9 +7,9 @@ import TestSupport
 extension FaultRun {
     /// `scripts/rabbitmq-cluster.sh ctl NODE ARGUMENTS…`; its standard output.
     static func clusterControl(node: String, _ arguments: [String]) throws -> String {
-        let (status, output) = try CommandOutput.run("/bin/bash", [clusterScriptPath, "ctl", node] + arguments)
-        guard status == 0 else { throw HarnessError("rabbitmqctl \(arguments.prefix(2).joined(separator: " ")) on node \(node) exited with \(status): \(output.suffix(500))") }
-        return output
+        let run = try ProcessRun.blocking("/bin/bash", [clusterScriptPath, "ctl", node] + arguments)
+        guard run.status == 0 else { throw HarnessError("rabbitmqctl \(arguments.prefix(2).joined(separator: " ")) on node \(node) exited with \(run.status): \(run.output.suffix(500))") }
+        return run.output
     }
 
     /// The node the record of `queue` names as its leader, as node `node` sees it.

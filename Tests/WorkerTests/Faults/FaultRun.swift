@@ -32,13 +32,9 @@ struct FaultRun: Sendable {
 
     /// Polls `condition` every 50 ms until `timeout`; the error quotes the worker's log.
     func waitUntil(_ what: String, timeout: Duration = .seconds(60), _ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try !condition() {
-            guard ContinuousClock.now < deadline else {
-                throw HarnessError("\(scenario.name): \(what) not within \(timeout); worker log:\n\(harness.processLog.suffix(3000))")
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await Condition.wait(
+            "\(scenario.name): \(what)", timeout: timeout, interval: .milliseconds(50),
+            context: { "worker log:\n\(harness.processLog.suffix(3000))" }, condition)
     }
 
     /// Result messages collected so far that `worker` (a `worker.name`) published.
@@ -158,9 +154,9 @@ struct FaultRun: Sendable {
 
     /// A plain GET through curl (the worker's operations port is loopback-only).
     static func get(port: Int, path: String) throws -> String {
-        let (status, output) = try CommandOutput.run("/usr/bin/curl", ["-sf", "--max-time", "10", "http://127.0.0.1:\(port)\(path)"])
-        guard status == 0 else { throw HarnessError("GET \(path) on port \(port): curl exited with \(status)") }
-        return output
+        let run = try ProcessRun.blocking("/usr/bin/curl", ["-sf", "--max-time", "10", "http://127.0.0.1:\(port)\(path)"])
+        guard run.status == 0 else { throw HarnessError("GET \(path) on port \(port): curl exited with \(run.status)") }
+        return run.output
     }
 
     /// A port for a test server (``FreePort/pick()``).

@@ -12,7 +12,7 @@ import WorkerConfiguration
 ///
 /// Without `APNS_FAULTS=full` only the quick subset runs (it is part of `make test`); with it, every
 /// scenario runs and its row in docs/reliability.md is replaced (`scripts/faults.sh`, `make faults`).
-@Suite("Fault injection (real RabbitMQ, worker processes, mock APNs)", .serialized)
+@Suite("Fault injection (real RabbitMQ, worker processes, mock APNs)", .serialized, .io)
 struct FaultSuiteTests {
     @Test("quick subset", .enabled(if: !FaultCatalog.isFull && !FaultCatalog.isCluster), .timeLimit(.minutes(3)), arguments: FaultCatalog.selected(FaultCatalog.quickNames))
     func quick(_ name: String) async throws {

@@ -65,7 +65,7 @@ struct PrometheusProcess {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(30)
-        while (try? CommandOutput.run("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/-/ready"]).status) != 0 {
+        while (try? ProcessRun.blocking("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/-/ready"]).status) != 0 {
             guard Date() < deadline, process.isRunning else { stop(); throw HarnessError("prometheus did not become ready on port \(port)") }
             Thread.sleep(forTimeInterval: 0.2)
         }
@@ -115,7 +115,7 @@ struct PrometheusProcess {
     private func api(_ path: String, _ parameters: [String: String]) throws -> [String: Any] {
         var arguments = ["-sf", "-G", "http://127.0.0.1:\(port)/api/v1/\(path)"]
         for (name, value) in parameters { arguments += ["--data-urlencode", "\(name)=\(value)"] }
-        let output = try CommandOutput.run("/usr/bin/curl", arguments).output
+        let output = try ProcessRun.blocking("/usr/bin/curl", arguments).output
         guard let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], object["status"] as? String == "success" else {
             throw HarnessError("prometheus /api/v1/\(path) answered: \(output.prefix(300))")
         }

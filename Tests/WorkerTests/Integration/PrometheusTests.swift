@@ -7,7 +7,7 @@ import WorkerConfiguration
 
 /// The alert rules in `deploy/prometheus/`, checked by Debian's `promtool`, and a real Prometheus
 /// scraping a real `apns-worker run`, evaluating those rules against what it scrapes.
-@Suite("Prometheus: alert rules and a real scrape", .serialized)
+@Suite("Prometheus: alert rules and a real scrape", .serialized, .io)
 struct PrometheusTests {
     static let rules = Fixtures.repository.appendingPathComponent("deploy/prometheus/apns-worker.rules.yaml").path
     static let ruleTests = Fixtures.repository.appendingPathComponent("deploy/prometheus/apns-worker.rules.test.yaml").path
@@ -18,10 +18,10 @@ struct PrometheusTests {
 
     @Test("promtool accepts the rules file and its unit tests pass")
     func promtool() throws {
-        let check = try CommandOutput.run("/usr/bin/promtool", ["check", "rules", Self.rules])
+        let check = try ProcessRun.blocking("/usr/bin/promtool", ["check", "rules", Self.rules])
         #expect(check.status == 0, "\(check.output)")
         #expect(Self.ruleCount >= 10 && check.output.contains("SUCCESS: \(Self.ruleCount) rules found"), "\(check.output)")
-        let tests = try CommandOutput.run("/usr/bin/promtool", ["test", "rules", Self.ruleTests])
+        let tests = try ProcessRun.blocking("/usr/bin/promtool", ["test", "rules", Self.ruleTests])
         #expect(tests.status == 0, "\(tests.output)")
         #expect(tests.output.contains("SUCCESS"), "\(tests.output)")
     }

@@ -7,7 +7,7 @@ import TestSupport
 @testable import Worker
 import WorkerConfiguration
 
-@Suite("Worker end to end (real RabbitMQ, mock APNs)", .serialized)
+@Suite("Worker end to end (real RabbitMQ, mock APNs)", .serialized, .io)
 struct WorkerFlowTests {
     @Test("10,000 mixed jobs: exactly one result each, the right one, none lost, none unexpected")
     func mixedJobs() async throws {

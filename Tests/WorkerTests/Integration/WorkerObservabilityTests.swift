@@ -8,7 +8,7 @@ import TestSupport
 @testable import Worker
 import WorkerConfiguration
 
-@Suite("Worker metrics, health and logs (real processes)", .serialized)
+@Suite("Worker metrics, health and logs (real processes)", .serialized, .io)
 struct WorkerObservabilityTests {
     @Test("a full run exposes real metrics and health, and its trace-level logs hold no secret")
     func scrapeAndGrep() async throws {
@@ -99,7 +99,7 @@ struct WorkerObservabilityTests {
 
     /// A plain HTTP/1.1 GET through curl (the endpoint is loopback-only here).
     func http(port: Int, path: String) throws -> (status: Int, body: String) {
-        let text = try CommandOutput.run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]).output
+        let text = try ProcessRun.blocking("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]).output
         let status = Int(text.split(separator: "\n").last ?? "") ?? 0
         return (status, String(text.dropLast(String(status).count + 1)))
     }

@@ -22,7 +22,7 @@ struct ResultAudit {
     }
 }
 
-@Suite("Worker processes under crashes and signals (real RabbitMQ, mock APNs)", .serialized)
+@Suite("Worker processes under crashes and signals (real RabbitMQ, mock APNs)", .serialized, .io)
 struct WorkerProcessTests {
     @Test("kill -9 mid-run, then a restart: nothing lost, duplicates bounded by the prefetch")
     func killNine() async throws {
@@ -103,9 +103,6 @@ struct WorkerProcessTests {
 
 /// Polls `condition` every 20 ms for up to 30 s; the error quotes the worker process's log, if any.
 func waitUntil(_ harness: WorkerHarness? = nil, _ condition: () -> Bool) async throws {
-    for _ in 0..<1500 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    throw HarnessError("condition not met within 30 s" + (harness.map { "; worker log:\n\($0.processLog.suffix(2000))" } ?? ""))
+    try await Condition.wait(
+        "the worker's condition", context: { harness.map { "worker log:\n\($0.processLog.suffix(2000))" } ?? "" }, condition)
 }

@@ -11,7 +11,7 @@ import WorkerConfiguration
 /// new broker, new workers consume there, the old workers drain the old broker (its jobs and the retries
 /// still waiting in its tiers) and stop. Nothing may be lost. Runs in `make faults` (scripts/migration.sh
 /// starts a 3.10 and a 4.0 node and sets APNS_MIGRATION_BLUE / _GREEN).
-@Suite("Moving a fleet from RabbitMQ 3.10 to 4.0 with jobs in flight", .serialized)
+@Suite("Moving a fleet from RabbitMQ 3.10 to 4.0 with jobs in flight", .serialized, .io)
 struct BrokerMigrationTests {
     static let environment = ProcessInfo.processInfo.environment
     static var enabled: Bool { environment["APNS_MIGRATION_BLUE"] != nil && environment["APNS_MIGRATION_GREEN"] != nil }

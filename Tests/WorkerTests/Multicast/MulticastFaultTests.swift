@@ -32,7 +32,7 @@ struct TokenLedger {
     }
 }
 
-@Suite("Multicast jobs under faults (real RabbitMQ, mock APNs)", .serialized)
+@Suite("Multicast jobs under faults (real RabbitMQ, mock APNs)", .serialized, .io)
 struct MulticastFaultTests {
     static let jobs = 20
     static let tokensPerJob = 500

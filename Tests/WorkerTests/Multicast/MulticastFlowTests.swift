@@ -7,7 +7,7 @@ import TestSupport
 @testable import Worker
 import WorkerConfiguration
 
-@Suite("Multicast jobs end to end (real RabbitMQ, mock APNs)", .serialized)
+@Suite("Multicast jobs end to end (real RabbitMQ, mock APNs)", .serialized, .io)
 struct MulticastFlowTests {
     /// The apns-ids the worker derives for `tokens` of job `id`, as the mock records them.
     static func apnsIDs(_ id: String, _ tokens: [String]) throws -> Set<String> {

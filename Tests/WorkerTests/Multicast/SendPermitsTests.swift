@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Worker
 
 @Suite("Multicast send permits")
@@ -11,11 +12,12 @@ struct SendPermitsTests {
         let (first, second, third) = (Key(), Key(), Key())
         #expect(await permits.acquire(for: ObjectIdentifier(first), while: { true }))
         let secondWait = Task { await permits.acquire(for: ObjectIdentifier(second), while: { true }) }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Condition.wait("the second caller waits") { permits.waiting == 1 }
         let thirdWait = Task { await permits.acquire(for: ObjectIdentifier(third), while: { true }) }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Condition.wait("the third caller waits behind it") { permits.waiting == 2 }
         permits.withdraw(ObjectIdentifier(second))
         #expect(await secondWait.value == false)
+        #expect(permits.waiting == 1)
         #expect(permits.inUse == 1)
         permits.release()
         #expect(await thirdWait.value == true, "the withdrawn waiter's turn went to the next one")

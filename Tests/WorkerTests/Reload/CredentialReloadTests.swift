@@ -9,7 +9,7 @@ import TLS
 import WorkerConfiguration
 
 /// Credentials replaced while jobs flow: what SIGHUP does.
-@Suite("Credential reload")
+@Suite("Credential reload", .io)
 struct CredentialReloadTests {
     @Test("under load: a .p8 rotated to a new key id, a .p12 replaced, a credential added and one removed, a broken reload refused — every job delivered")
     func rotationUnderLoad() async throws {

@@ -7,7 +7,7 @@ import TLS
 import WorkerConfiguration
 
 /// `kill -HUP` to a running `apns-worker run`, as an operator rotates a key.
-@Suite("SIGHUP reload (a real process)", .serialized)
+@Suite("SIGHUP reload (a real process)", .serialized, .io)
 struct SIGHUPReloadTests {
     @Test("a broken configuration is refused with its key path and the metric at 0; a good one rotates the key; jobs flow throughout")
     func hangUp() async throws {
@@ -24,7 +24,7 @@ struct SIGHUPReloadTests {
             try Data(WorkerHarness(mock: harness.mock, settings: settings, prefix: harness.prefix).yaml().utf8).write(to: URL(fileURLWithPath: configPath))
         }
         func reloadMetric() throws -> Double? {
-            let body = try CommandOutput.run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(metricsPort)/metrics"]).output
+            let body = try ProcessRun.blocking("/usr/bin/curl", ["-s", "http://127.0.0.1:\(metricsPort)/metrics"]).output
             return body.split(separator: "\n").first { $0.hasPrefix("apns_credential_reload_successful ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
         }
         func jobs(_ name: String) -> [[UInt8]] {

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// The JSON examples of the Markdown documentation: every ```json block, sorted into jobs and results.
@@ -16,7 +17,7 @@ struct DocumentationExamples {
 
     /// The documentation files whose examples are checked, relative to the package root.
     static var files: [String] {
-        let docs = ExternalProcess.packageRoot.appendingPathComponent("docs")
+        let docs = Fixtures.repository.appendingPathComponent("docs")
         let pages = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
         return ["README.md", "config/README.md"] + pages.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
     }
@@ -26,7 +27,7 @@ struct DocumentationExamples {
     static let placeholders = [#""<hex>""#: #""\#(String(repeating: "ab", count: 32))""#]
 
     init(file: String) throws {
-        let text = try String(contentsOf: ExternalProcess.packageRoot.appendingPathComponent(file), encoding: .utf8)
+        let text = try String(contentsOf: Fixtures.repository.appendingPathComponent(file), encoding: .utf8)
         for (line, block) in Self.jsonBlocks(in: text) {
             let location = "\(file):\(line)"
             guard let values = Self.values(in: block) else {

@@ -9,12 +9,12 @@ import WorkerConfiguration
 /// `examples/python/publish_jobs.py` against the test broker and a real worker (in this process) with
 /// the mock APNs: the example works as its README says, and what the worker publishes fits the schema.
 extension MessageSchemaTests {
-    static let publisher = ExternalProcess.packageRoot.appendingPathComponent("examples/python/publish_jobs.py").path
+    static let publisher = Fixtures.repository.appendingPathComponent("examples/python/publish_jobs.py").path
     static let exampleJobs = 20
 
     /// Runs the publisher against `harness`'s jobs exchange, with ids `<idPrefix>-1…`.
-    func runPublisher(_ harness: WorkerHarness, idPrefix: String, extra: [String]) async throws -> ExternalProcess.Outcome {
-        try await ExternalProcess.run(ExternalProcess.python, [
+    func runPublisher(_ harness: WorkerHarness, idPrefix: String, extra: [String]) async throws -> ProcessRun {
+        try await ProcessRun.run("/usr/bin/python3", [
             Self.publisher,
             "--url", "amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/",
             "--exchange", harness.settings.topology.jobsExchange,

@@ -1,13 +1,14 @@
 import APNsCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Worker
 
 /// `schemas/job.schema.json` and `schemas/result.schema.json` against what they describe: the
 /// documentation's examples, the results the worker encodes, the jobs its decoder accepts, and (in
 /// `MessageSchemaTests+PublishExample.swift`) what a real worker publishes for `examples/python/publish_jobs.py`.
 /// Validation is Python's jsonschema (draft 2020-12) through `validate.py`.
-@Suite("Message schemas")
+@Suite("Message schemas (validated by python3 jsonschema)", .io)
 struct MessageSchemaTests {
     static let token = String(repeating: "ab", count: 32)
 

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// Validates JSON documents against `schemas/*.schema.json` with Python's jsonschema (draft 2020-12,
@@ -6,7 +7,7 @@ enum SchemaValidator {
     enum Schema: String, CaseIterable, CustomStringConvertible, Sendable {
         case job, result
 
-        var path: String { ExternalProcess.packageRoot.appendingPathComponent("schemas/\(rawValue).schema.json").path }
+        var path: String { Fixtures.repository.appendingPathComponent("schemas/\(rawValue).schema.json").path }
         var description: String { "\(rawValue).schema.json" }
     }
 
@@ -14,17 +15,17 @@ enum SchemaValidator {
 
     /// Checks the schema, then `documents` (each one JSON text, sent as they are in one JSON array).
     /// Succeeds only if the schema and every document are valid; `errors` lists each problem.
-    static func validate(_ documents: [[UInt8]], against schema: Schema) async throws -> ExternalProcess.Outcome {
+    static func validate(_ documents: [[UInt8]], against schema: Schema) async throws -> ProcessRun {
         var input: [UInt8] = []
         if !documents.isEmpty {
             input = Array("[\n".utf8) + Array(documents.joined(separator: Array(",\n".utf8))) + Array("\n]\n".utf8)
         }
-        return try await ExternalProcess.run(ExternalProcess.python, [script, schema.path], input: input, timeout: .seconds(60))
+        return try await ProcessRun.run("/usr/bin/python3", [script, schema.path], input: input, timeout: .seconds(60))
     }
 
     /// One document, given as text exactly as it would arrive (it need not be JSON at all).
-    static func validate(_ document: String, against schema: Schema) async throws -> ExternalProcess.Outcome {
-        try await ExternalProcess.run(ExternalProcess.python, [script, schema.path], input: Array(document.utf8), timeout: .seconds(60))
+    static func validate(_ document: String, against schema: Schema) async throws -> ProcessRun {
+        try await ProcessRun.run("/usr/bin/python3", [script, schema.path], input: Array(document.utf8), timeout: .seconds(60))
     }
 
     /// The schema as a JSON object, for checks made in Swift.

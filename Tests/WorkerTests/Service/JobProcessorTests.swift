@@ -330,11 +330,11 @@ struct JobProcessorTests {
         sender.hold()
         let processor = try Self.processor(broker: broker, sender: sender)
         let first = Task { await processor.process(Self.delivery(Self.job("j-8"), tag: 1, generation: 1)) }
-        while sender.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        try await Condition.wait("the first delivery is at APNs", interval: .milliseconds(1)) { sender.waiting == 1 }
         // The broker requeued the first delivery (its connection is gone) and redelivers it at once.
         broker.reconnect()
         let second = Task { await processor.process(Self.delivery(Self.job("j-8"), tag: 1, redelivered: true, generation: 2)) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await Condition.wait("the redelivery waits for the first", interval: .milliseconds(1)) { processor.atAPNs.waiting(for: "j-8") == 1 }
         #expect(sender.sends == 1, "the redelivery waits instead of pushing")
         sender.release()
         await first.value

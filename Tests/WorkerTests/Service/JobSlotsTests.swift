@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Worker
 
 /// The bound on jobs processed at once: no I/O, no broker.
@@ -18,8 +19,8 @@ struct JobSlotsTests {
         let slots = JobSlots(limit: 1)
         #expect(await slots.acquire())
         let waiting = Task { await slots.acquire() }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(slots.inUse == 1)
+        try await Condition.wait("the intake waits for a slot") { slots.isWaiting }
+        #expect(slots.inUse == 1, "a waiting intake takes nothing")
         slots.release()
         #expect(await waiting.value)
         // The released slot went straight to the waiter: still one in use.
@@ -32,7 +33,7 @@ struct JobSlotsTests {
         #expect(await slots.acquire())
         #expect(await slots.acquire())
         let waiting = Task { await slots.acquire() }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Condition.wait("the intake waits for a slot") { slots.isWaiting }
         slots.close()
         #expect(await waiting.value == false)
         #expect(await slots.acquire() == false)
@@ -46,9 +47,10 @@ struct JobSlotsTests {
         let slots = JobSlots(limit: 1)
         #expect(await slots.acquire())
         let waiting = Task { await slots.acquire() }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Condition.wait("the intake waits for a slot") { slots.isWaiting }
         waiting.cancel()
         #expect(await waiting.value == false)
+        #expect(!slots.isWaiting)
         slots.release()
         #expect(slots.inUse == 0)
     }

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TestSupport
 @testable import Worker
 
 /// Redeliveries waiting for their first delivery's outcome: no I/O, no broker.
@@ -23,10 +24,12 @@ struct JobsAtAPNsTests {
             resumed.store(true, ordering: .relaxed)
             return waited
         }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Condition.wait("the redelivery waits") { jobs.waiting(for: "job-1") == 1 }
         jobs.end("job-1")
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(resumed.load(ordering: .relaxed) == false, "one delivery of the job is still at APNs")
+        // The first end resumes nobody (one delivery is still at APNs): the waiter stays registered,
+        // which a wake-up would have removed.
+        #expect(jobs.waiting(for: "job-1") == 1, "one delivery of the job is still at APNs")
+        #expect(resumed.load(ordering: .relaxed) == false)
         jobs.end("job-1")
         #expect(await waiting.value == true)
         #expect(await jobs.waitUntilSettled("job-1") == false, "nothing is left once the last one ended")

@@ -7,7 +7,7 @@ import WorkerConfiguration
 
 /// `topology.partitions`: jobs spread over several quorum queues by an `x-random` exchange, every
 /// worker consuming all of them.
-@Suite("Partitioned jobs queues", .serialized)
+@Suite("Partitioned jobs queues", .serialized, .io)
 struct PartitionTests {
     @Test("three partitions: an x-random exchange behind the jobs exchange, the first queue keeps its name and arguments")
     func declarations() {

@@ -5,7 +5,7 @@ import TestSupport
 @testable import Worker
 import WorkerConfiguration
 
-@Suite("Topology")
+@Suite("Topology", .io)
 struct TopologyTests {
     let topology = Topology(settings: TopologySection())
 
@@ -80,7 +80,7 @@ struct TopologyTests {
         let settings = harness.settings.amqp
         let topology = Topology(settings: harness.settings.topology)
         let config = try TemporaryFile.write(harness.yaml(), mode: 0o600)
-        let printed = try CommandOutput.run(WorkerCommandLine.binary, ["declare", "--print-definitions", "--config", config])
+        let printed = try ProcessRun.blocking(WorkerCommandLine.binary, ["declare", "--print-definitions", "--config", config])
         #expect(printed.status == 0)
         #expect(printed.output.contains("\"vhost\" : \"\(vhost)\"") && !printed.output.contains("\"vhost\" : \"/\""), "\(printed.output.prefix(400))")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(vhost).json")
