@@ -196,6 +196,7 @@ let package = Package(
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsClient", "APNsCore", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "AMQPTests",
