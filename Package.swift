@@ -66,7 +66,7 @@ let package = Package(
         ),
 
         // Domain: APNs requests, responses, reasons and provider tokens; no I/O.
-        .target(name: "APNsCore", dependencies: ["TLS", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")], swiftSettings: swiftSettings),
+        .target(name: "APNsCore", dependencies: ["JSON", "TLS", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")], swiftSettings: swiftSettings),
 
         // TLS + HTTP/2 over one socket: the byte pump both the client and the mock server drive with NIO.
         .target(
@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "APNsClient",
             dependencies: [
-                "APNsCore", "TLS", "HTTP2", "Transport",
+                "APNsCore", "JSON", "TLS", "HTTP2", "Transport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -163,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "APNsBench",
             dependencies: [
-                "AMQP", "APNsCore", "APNsClient", "TLS", "Worker", "WorkerConfiguration",
+                "AMQP", "APNsCore", "APNsClient", "JSON", "TLS", "Worker", "WorkerConfiguration",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -1,5 +1,6 @@
 import APNsClient
 import Foundation
+import JSON
 
 /// The client against h2load on the same mock: notifications/s, latency, CPU and memory, and the ratio.
 struct ClientComparison {
@@ -62,13 +63,14 @@ struct ClientComparison {
 
     /// The table as JSON next to the worker's figures, for docs/benchmarks.md.
     private func writeJSON(rows: [(String, Double, String, String, String)], ratios: (one: Double, four: Double)) throws {
-        let object: [String: Any] = [
-            "notifications": count, "streams": streams, "rounds": rounds, "ratioOneConnection": ratios.one, "ratioFourConnections": ratios.four,
-            "rows": rows.map { ["run": $0.0, "rate": $0.1, "latency": $0.2, "cpuMicroseconds": $0.3, "peakRSSMiB": $0.4] },
+        let document: JSONValue = [
+            "notifications": JSONValue(count) ?? .null, "streams": JSONValue(streams) ?? .null, "rounds": JSONValue(rounds) ?? .null,
+            "ratioOneConnection": .number(ratios.one), "ratioFourConnections": .number(ratios.four),
+            "rows": .array(rows.map { ["run": .string($0.0), "rate": .number($0.1), "latency": .string($0.2), "cpuMicroseconds": .string($0.3), "peakRSSMiB": .string($0.4)] }),
         ]
         let directory = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: directory.appendingPathComponent("client.json"))
+        try Data(document.encodedForReading()).write(to: directory.appendingPathComponent("client.json"))
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

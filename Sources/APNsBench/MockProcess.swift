@@ -26,19 +26,6 @@ final class MockProcess {
         self.port = port
     }
 
-    /// The server's delivery record, fetched over its control path with curl.
-    func stats() -> [String: Any] {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "--http2", "--cacert", "Tests/Fixtures/tls/ca.pem", "https://localhost:\(port)/_mock/stats"]
-        let output = Pipe()
-        curl.standardOutput = output
-        guard (try? curl.run()) != nil else { return [:] }
-        curl.waitUntilExit()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-    }
-
     func stop() {
         guard process.isRunning else { return }
         process.terminate()

@@ -1,6 +1,6 @@
 import APNsClient
 import APNsCore
-import Foundation
+import JSON
 import Worker
 
 /// The JSON `send` prints: one object, keys sorted, the device token truncated. Its `status` and
@@ -8,28 +8,28 @@ import Worker
 /// reads both reads one vocabulary.
 enum SendOutput {
     static func response(_ response: APNsResponse, request: NotificationRequest) -> String {
-        var object: [String: Any] = ["device_token": request.deviceToken.redacted, "topic": request.topic]
+        var object: [String: JSONValue] = ["device_token": .string(request.deviceToken.redacted), "topic": .string(request.topic)]
         switch response {
         case .accepted(let acceptance):
-            object["status"] = JobStatus.delivered.rawValue
+            object["status"] = .string(JobStatus.delivered.rawValue)
             object["http_status"] = 200
-            object["apns_id"] = acceptance.apnsID
-            object["apns_unique_id"] = acceptance.uniqueID
+            object["apns_id"] = JSONValue(acceptance.apnsID)
+            object["apns_unique_id"] = JSONValue(acceptance.uniqueID)
         case .rejected(let rejection):
-            object["status"] = JobStatus.rejected.rawValue
-            object["http_status"] = rejection.status
-            object["reason"] = rejection.reason.name
-            object["apns_id"] = rejection.apnsID
-            object["timestamp"] = rejection.timestampMilliseconds
-            object["disposition"] = "\(rejection.disposition)"
+            object["status"] = .string(JobStatus.rejected.rawValue)
+            object["http_status"] = JSONValue(rejection.status)
+            object["reason"] = .string(rejection.reason.name)
+            object["apns_id"] = JSONValue(rejection.apnsID)
+            object["timestamp"] = JSONValue(rejection.timestampMilliseconds)
+            object["disposition"] = .string("\(rejection.disposition)")
         }
         return encode(object)
     }
 
     static func failure(_ error: APNsSendError) -> String {
         encode([
-            "status": JobStatus.failed.rawValue, "reason": error.code.name,
-            "outcome": error.outcome == .notProcessed ? "not-processed" : "unknown", "detail": error.message,
+            "status": .string(JobStatus.failed.rawValue), "reason": .string(error.code.name),
+            "outcome": error.outcome == .notProcessed ? "not-processed" : "unknown", "detail": .string(error.message),
         ])
     }
 
@@ -41,12 +41,11 @@ enum SendOutput {
         case let error as NotificationError: error.code.name
         default: "InvalidArgument"
         }
-        return encode(["status": JobStatus.failed.rawValue, "reason": reason, "detail": "\(error)"])
+        return encode(["status": .string(JobStatus.failed.rawValue), "reason": .string(reason), "detail": .string("\(error)")])
     }
 
     /// One JSON object on one line, keys sorted (`channels` prints the same way).
-    static func encode(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+    static func encode(_ object: [String: JSONValue]) -> String {
+        String(decoding: JSONValue.object(object).encoded(), as: UTF8.self)
     }
 }

@@ -1,14 +1,11 @@
-import Foundation
+internal import JSON
 
 /// The `reason` in a GOAWAY's debug data (`{"reason":"Shutdown"}`), or a placeholder when there is none.
 enum GoAwayReason {
     static func parse(_ debugData: [UInt8]) -> String {
         guard !debugData.isEmpty else { return "(none)" }
-        if let object = try? JSONSerialization.jsonObject(with: Data(debugData)) as? [String: Any],
-            let reason = object["reason"] as? String
-        {
-            return reason
-        }
-        return "(unparsed)"
+        let reading = JSONReader.readObject(debugData)
+        guard reading.error == nil, let reason = reading.members["reason"].flatMap(reading.members.string) else { return "(unparsed)" }
+        return reason
     }
 }

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import JSON
 
 extension APNsResponse {
     /// Builds a response from a finished HTTP/2 stream: `:status`, the response headers, and the body.
@@ -21,17 +21,24 @@ extension APNsResponse {
             self = .accepted(acceptance)
             return
         }
-        let json = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
-        let timestamp = (json?["timestamp"] as? NSNumber)?.int64Value
+        // Only a body that is wholly a JSON object counts: members read before a syntax error do not.
+        let reading = JSONReader.readObject(body)
+        let members = reading.error == nil ? reading.members : nil
         var rejection = APNsRejection(
             status: status,
-            reason: APNsReason(name: json?["reason"] as? String ?? ""),
+            reason: APNsReason(name: members?["reason"].flatMap { members?.string($0) } ?? ""),
             apnsID: fields.apnsID,
-            timestampMilliseconds: timestamp,
-            retryAfterSeconds: fields.retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            timestampMilliseconds: members?["timestamp"].flatMap { members?.integer($0) },
+            retryAfterSeconds: fields.retryAfter.flatMap(Self.seconds)
         )
         rejection.requestID = fields.requestID
         self = .rejected(rejection)
+    }
+
+    /// A `retry-after` value in seconds (APNs sends an integer), spaces or tabs around it allowed.
+    private static func seconds(_ text: String) -> Int? {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        return words.count == 1 ? Int(words[0]) : nil
     }
 
     /// The response headers the answer reads, by name without regard to ASCII case (HTTP/2 sends them

@@ -1,28 +1,28 @@
 import APNsClient
 import APNsCore
-import Foundation
+import JSON
 import Worker
 
 /// The JSON `channels` prints: APNs' answer with the channel fields a script wants (bad arguments and
 /// unanswered requests print as `send`'s do).
 enum ChannelOutput {
     static func response(_ response: APNsResponse, request: ChannelRequest) -> String {
-        var object: [String: Any] = ["bundle_id": request.bundleID]
+        var object: [String: JSONValue] = ["bundle_id": .string(request.bundleID)]
         switch response {
         case .accepted(let acceptance):
-            object["status"] = JobStatus.delivered.rawValue
-            object["http_status"] = acceptance.status
-            object["apns_request_id"] = acceptance.requestID
-            object["channel_id"] = acceptance.channelID
-            if let body = try? JSONSerialization.jsonObject(with: Data(acceptance.body)) as? [String: Any] {
+            object["status"] = .string(JobStatus.delivered.rawValue)
+            object["http_status"] = JSONValue(acceptance.status)
+            object["apns_request_id"] = JSONValue(acceptance.requestID)
+            object["channel_id"] = JSONValue(acceptance.channelID)
+            if case .object(let body)? = try? JSONReader.parse(acceptance.body) {
                 object["message_storage_policy"] = body["message-storage-policy"]
                 object["channels"] = body["channels"]
             }
         case .rejected(let rejection):
-            object["status"] = JobStatus.rejected.rawValue
-            object["http_status"] = rejection.status
-            object["reason"] = rejection.reason.name
-            object["apns_request_id"] = rejection.requestID
+            object["status"] = .string(JobStatus.rejected.rawValue)
+            object["http_status"] = JSONValue(rejection.status)
+            object["reason"] = .string(rejection.reason.name)
+            object["apns_request_id"] = JSONValue(rejection.requestID)
         }
         return SendOutput.encode(object)
     }

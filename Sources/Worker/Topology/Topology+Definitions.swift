@@ -1,43 +1,43 @@
 import AMQP
-import Foundation
+import JSON
 
 extension Topology {
     /// The topology as a RabbitMQ definitions document (`rabbitmqctl import_definitions`, or the
     /// management UI's import), for operators who provision brokers ahead of the workers. Every object
     /// names `virtualHost`: an import puts it there, whatever vhost the importing connection uses.
     public func definitions(virtualHost: String = "/") -> [UInt8] {
-        let document: [String: Any] = [
-            "exchanges": exchanges.map { exchange in
+        let vhost = JSONValue.string(virtualHost)
+        let document: JSONValue = [
+            "exchanges": .array(exchanges.map { exchange in
                 [
-                    "name": exchange.name, "vhost": virtualHost, "type": exchange.type.rawValue, "durable": exchange.durable,
-                    "auto_delete": false, "internal": false, "arguments": [String: Any](),
-                ] as [String: Any]
-            },
-            "queues": queues.map { queue in
+                    "name": .string(exchange.name), "vhost": vhost, "type": .string(exchange.type.rawValue), "durable": .bool(exchange.durable),
+                    "auto_delete": false, "internal": false, "arguments": [:],
+                ]
+            }),
+            "queues": .array(queues.map { queue in
                 [
-                    "name": queue.name, "vhost": virtualHost, "durable": queue.durable, "auto_delete": false,
-                    "arguments": queue.arguments.mapValues(Self.json),
-                ] as [String: Any]
-            },
-            "bindings": bindings.map { binding in
+                    "name": .string(queue.name), "vhost": vhost, "durable": .bool(queue.durable), "auto_delete": false,
+                    "arguments": .object(queue.arguments.mapValues(Self.json)),
+                ]
+            }),
+            "bindings": .array(bindings.map { binding in
                 [
-                    "source": binding.exchange, "vhost": virtualHost, "destination": binding.destinationName, "destination_type": binding.destinationType,
-                    "routing_key": binding.routingKey, "arguments": [String: Any](),
-                ] as [String: Any]
-            },
+                    "source": .string(binding.exchange), "vhost": vhost, "destination": .string(binding.destinationName),
+                    "destination_type": .string(binding.destinationType), "routing_key": .string(binding.routingKey), "arguments": [:],
+                ]
+            }),
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return Array(data) + [0x0A]
+        return document.encodedForReading() + [0x0A]
     }
 
-    private static func json(_ value: AMQPFieldValue) -> Any {
+    private static func json(_ value: AMQPFieldValue) -> JSONValue {
         switch value {
-        case .string(let text): text
-        case .int(let number): number
-        case .bool(let flag): flag
-        case .double(let number): number
-        case .array(let values): values.map(json)
-        case .table(let table): table.mapValues(json)
+        case .string(let text): .string(text)
+        case .int(let number): .integer(number)
+        case .bool(let flag): .bool(flag)
+        case .double(let number): .number(number)
+        case .array(let values): .array(values.map(json))
+        case .table(let table): .object(table.mapValues(json))
         }
     }
 }

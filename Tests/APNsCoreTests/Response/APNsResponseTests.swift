@@ -52,4 +52,16 @@ struct APNsResponseTests {
         #expect(rejection.status == status)
         #expect(rejection.disposition == disposition)
     }
+
+    @Test("only a body that is wholly a JSON object is read: a cut one names no reason, a fractional timestamp is none")
+    func partialBody() {
+        let cut = APNsResponse(status: 400, headers: [], body: Array(#"{"reason":"BadDeviceToken","timestamp":17"#.utf8))
+        guard case .rejected(let rejection) = cut else { Issue.record("not rejected"); return }
+        #expect(rejection.reason.name == "")
+        #expect(rejection.timestampMilliseconds == nil)
+        let fractional = APNsResponse(status: 410, headers: [], body: Array(#"{"reason":"Unregistered","timestamp":1.5}"#.utf8))
+        guard case .rejected(let gone) = fractional else { Issue.record("not rejected"); return }
+        #expect(gone.reason == .unregistered)
+        #expect(gone.timestampMilliseconds == nil)
+    }
 }

@@ -82,7 +82,7 @@ struct TopologyTests {
         let config = try TemporaryFile.write(harness.yaml(), mode: 0o600)
         let printed = try ProcessRun.blocking(WorkerCommandLine.binary, ["declare", "--print-definitions", "--config", config])
         #expect(printed.status == 0)
-        #expect(printed.output.contains("\"vhost\" : \"\(vhost)\"") && !printed.output.contains("\"vhost\" : \"/\""), "\(printed.output.prefix(400))")
+        #expect(printed.output.contains("\"vhost\": \"\(vhost)\"") && !printed.output.contains("\"vhost\": \"/\""), "\(printed.output.prefix(400))")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(vhost).json")
         try Data(printed.output.utf8).write(to: file)
         _ = try RabbitMQControl.run(["import_definitions", file.path])
