@@ -166,9 +166,14 @@ struct DeadLettersCommandTests {
 
     /// `arguments` after `dead-letters`, with the harness's configuration written where they point.
     func commandLine(_ harness: WorkerHarness, _ arguments: [String]) throws -> [String] {
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)cli.yaml")
+        let config = Self.configPath(harness)
         try Data(harness.yaml().utf8).write(to: config)
         return ["dead-letters"] + arguments + ["--config", config.path]
+    }
+
+    /// The command's own configuration file, apart from the one a running worker of the harness reads.
+    static func configPath(_ harness: WorkerHarness) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)cli.yaml")
     }
 
     func run(_ harness: WorkerHarness, _ arguments: [String]) throws -> ProcessRun {
@@ -177,14 +182,7 @@ struct DeadLettersCommandTests {
 
     /// `apns-worker dead-letters …` started and left running; its stderr goes to `log`.
     func launch(_ harness: WorkerHarness, _ arguments: [String], log: String) throws -> Process {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = try commandLine(harness, arguments)
-        process.standardOutput = FileHandle.nullDevice
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: log)
-        try process.run()
-        return process
+        try harness.startCommand(["dead-letters"] + arguments, config: Self.configPath(harness), log: log, appending: false)
     }
 
     /// Waits up to 30 s for `process` to end (then kills it, so a signal it ignored cannot hang the

@@ -68,7 +68,7 @@ enum FaultRunner {
             fleetExitStatuses: fleet.map(\.exitStatuses), error: failure, logPath: harness.logPath, logPaths: fleet.map(\.logPath)
         )
         await harness.tearDown()
-        try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml"))
+        try? FileManager.default.removeItem(at: harness.configPath)
         return outcome
     }
 

@@ -9,8 +9,8 @@ import NIOConcurrencyHelpers
 
 /// The scenario's `apns-worker run` process, which actions may kill, stop and start again.
 ///
-/// Started like ``WorkerHarness/launchWorker()`` (the binary next to the test bundle, the harness's
-/// settings as YAML), but every launch appends to one log, and stopping never blocks a thread.
+/// Started by ``WorkerHarness/startCommand(_:config:environment:log:appending:)``; every launch appends
+/// to one log, and stopping never blocks a thread.
 final class WorkerProcess: Sendable {
     let harness: WorkerHarness
     /// Added to the test process's environment (`APNS_WORKER__…` overrides).
@@ -34,28 +34,11 @@ final class WorkerProcess: Sendable {
 
     /// Starts a worker process; the previous one must have been stopped.
     func launch() throws {
-        let binary = URL(fileURLWithPath: WorkerCommandLine.binary)
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw HarnessError("no apns-worker at \(binary.path); build it first") }
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml")
-        try Data(harness.yaml().utf8).write(to: config)
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
-        guard let log = FileHandle(forWritingAtPath: logPath) else { throw HarnessError("cannot open \(logPath)") }
-        log.seekToEndOfFile()
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["run", "--config", config.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, override in override }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = log
         try state.withLockedValue { state in
             precondition(state.current?.isRunning != true, "a worker process is already running")
-            try process.run()
-            state.current = process
+            state.current = try harness.startCommand(["run"], environment: environment, log: logPath, appending: true)
             state.launches += 1
         }
-        _ = log  // the child holds its own descriptor; ours closes when the handle is released
     }
 
     /// `kill -9`: no drain, no goodbye to the broker.

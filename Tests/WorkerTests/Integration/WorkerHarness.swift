@@ -110,28 +110,16 @@ struct WorkerHarness {
 
     /// Consumes `queue` until `done` holds for everything read so far, or nothing came for `idle`.
     func drain(_ queue: String, idle: Duration, until done: ([AMQPMessage]) -> Bool) async throws -> [AMQPMessage] {
-        let consumer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("consumer"))
-        try await consumer.connect()
-        let topology = Topology(settings: settings.topology)
-        try await topology.declare(on: consumer)
-        let deliveries = try await consumer.consume(queue: queue, prefetch: 1000)
-        let inbox = Inbox()
-        let reader = Task {
-            for await delivery in deliveries {
-                inbox.add(delivery.message)
-                await consumer.ack(delivery)
-            }
-        }
-        while !done(inbox.messages), ContinuousClock.now - inbox.lastArrival < idle {
+        let declarer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("declarer"))
+        try await declarer.connect()
+        try await Topology(settings: settings.topology).declare(on: declarer)
+        await declarer.close()
+        let collector = try await QueueCollector.start(self, queue: queue, name: "\(prefix)drain")
+        while !done(collector.messages), collector.quietFor < idle {
             try await Task.sleep(for: .milliseconds(50))
         }
-        // The cancel finishes the stream once the broker confirmed it; the reader then acks what it
-        // still holds and ends. Cancelling the reader instead could leave a message it had read
-        // without its ack (written after the close): the broker would hand it out again.
-        await consumer.cancelConsuming()
-        await reader.value
-        await consumer.close()
-        return inbox.messages
+        await collector.stop()
+        return collector.messages
     }
 
     /// The results published so far, decoded.

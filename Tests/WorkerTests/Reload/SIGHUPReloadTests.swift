@@ -17,7 +17,7 @@ struct SIGHUPReloadTests {
             settings.log.level = .notice
             settings.metrics.port = metricsPort
         }
-        let configPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml").path
+        let configPath = harness.configPath.path
         func rewrite(_ change: (inout WorkerSettings) -> Void) throws {
             var settings = harness.settings
             change(&settings)
@@ -65,7 +65,7 @@ struct SIGHUPReloadTests {
             settings.log.level = .notice
             settings.worker.credentialWatchInterval = .seconds(1)
         }
-        let configPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)yaml").path
+        let configPath = harness.configPath.path
         func occurrences(_ text: String) -> Int { harness.processLog.components(separatedBy: text).count - 1 }
         func delivered(_ name: String) async throws -> Bool {
             try await harness.publish((0..<100).map { JobFactory.alert(id: "\(name)-\($0)") })
