@@ -24,7 +24,7 @@ public enum JobDecodingProbe {
         case .success(.notification(let job)):
             checkCarriable(job.request)
             for token in job.multicast?.tokens ?? [] {
-                checkCarriable(job.request.addressed(to: token, apnsID: JobDecoder.derivedAPNsID(jobID: job.id, token: token)))
+                checkCarriable(job.request.addressed(to: token, apnsID: APNsID.derived(fromJobID: job.id, token: token)))
             }
             checkResult(id: job.id, status: .delivered, reason: nil, detail: nil)
         case .success(.channel(let job)):

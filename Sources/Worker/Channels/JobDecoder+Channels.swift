@@ -22,7 +22,7 @@ extension JobDecoder {
             let operation = try operation(action ?? "broadcast", reader: reader)
             return ChannelJob(
                 id: id,
-                request: try ChannelRequest(bundleID: bundleID, operation: operation, requestID: derivedAPNsID(jobID: id)),
+                request: try ChannelRequest(bundleID: bundleID, operation: operation, requestID: APNsID.derived(fromJobID: id)),
                 credentialName: try reader.name("credential"), environment: environment,
                 deadline: try reader.number("deadline", in: 0...latestDeadline).map { Date(timeIntervalSince1970: $0) },
                 replyTo: envelope.replyTo, previousAttempts: envelope.previousAttempts, previousDeferrals: envelope.previousDeferrals

@@ -1,7 +1,6 @@
-public import APNsCore
+import APNsCore
 import Foundation
 import JSON
-import TLS
 
 /// Turns a message body into a ``Job``, or a ``JobError`` that names exactly what is wrong.
 ///
@@ -81,8 +80,8 @@ public enum JobDecoder {
                 },
                 expiration: try reader.integer("expiration").map(NotificationExpiration.init(epochSeconds:)),
                 collapseID: try reader.string("collapse_id").map(CollapseID.init),
-                // A multicast job's tokens each get their own (``derivedAPNsID(jobID:token:)``).
-                apnsID: multicast != nil ? nil : try reader.string("apns_id").map(APNsID.init) ?? derivedAPNsID(jobID: id),
+                // A multicast job's tokens each get their own (``APNsID/derived(fromJobID:token:)``).
+                apnsID: multicast != nil ? nil : try reader.string("apns_id").map(APNsID.init) ?? APNsID.derived(fromJobID: id),
                 payload: Array(reader.members.bytes(of: payload))
             )
             return Job(
@@ -94,11 +93,5 @@ public enum JobDecoder {
         } catch {
             throw JobError(reading: error, jobID: id)
         }
-    }
-
-    /// The apns-id of a job that names none: derived from the job id, so a redelivered or retried job
-    /// reuses it and APNs' logs tie every attempt together.
-    public static func derivedAPNsID(jobID: String) -> APNsID {
-        APNsID(bytes: Array(SHA256.hash(Array("apns-worker job \(jobID)".utf8)).prefix(16)), version: 8)
     }
 }

@@ -1,6 +1,5 @@
-public import APNsCore
+import APNsCore
 import JSON
-import TLS
 
 /// Reading a multicast job's `device_tokens` and `results`.
 extension JobDecoder {
@@ -51,18 +50,5 @@ extension JobDecoder {
             throw reader.invalid("results", "must be \"summary\" or \"per_token\", not \(UntrustedText.quoted(name))")
         }
         return style
-    }
-
-    /// The apns-id of `token` in multicast job `jobID`: derived from both, so a redelivered or retried
-    /// job sends each token under the same id again, and no two tokens of a job share one.
-    public static func derivedAPNsID(jobID: String, token: DeviceToken) -> APNsID {
-        // The name's bytes written into one buffer: every token of every multicast job comes here.
-        var name: [UInt8] = []
-        name.reserveCapacity(32 + jobID.utf8.count + token.hexString.utf8.count)
-        name.append(contentsOf: "apns-worker job ".utf8)
-        name.append(contentsOf: jobID.utf8)
-        name.append(contentsOf: " token ".utf8)
-        name.append(contentsOf: token.hexString.utf8)
-        return APNsID(bytes: Array(SHA256.hash(name).prefix(16)), version: 8)
     }
 }

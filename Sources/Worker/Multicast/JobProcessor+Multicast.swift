@@ -77,7 +77,7 @@ extension JobProcessor {
     private func setAside(_ token: DeviceToken, of run: MulticastRun) {
         run.tally.withLockedValue { tally in
             if case .deadline = tally.setAside {
-                tally.expire(token, apnsID: JobDecoder.derivedAPNsID(jobID: run.jobID, token: token), because: "deadline passed before sending")
+                tally.expire(token, apnsID: APNsID.derived(fromJobID: run.jobID, token: token), because: "deadline passed before sending")
             } else {
                 tally.postpone(token)
             }
@@ -89,7 +89,7 @@ extension JobProcessor {
     func expired(_ pending: PendingSend, _ multicast: Multicast) -> [Publication] {
         var tally = startTally(multicast)
         for token in multicast.tokens {
-            tally.expire(token, apnsID: JobDecoder.derivedAPNsID(jobID: pending.job.id, token: token), because: "deadline passed before sending")
+            tally.expire(token, apnsID: APNsID.derived(fromJobID: pending.job.id, token: token), because: "deadline passed before sending")
         }
         return conclude(pending, multicast: tally)
     }
@@ -102,7 +102,7 @@ extension JobProcessor {
 
     /// One token's request, under the apns-id derived from the job and the token.
     private func send(_ token: DeviceToken, of run: MulticastRun) async -> TokenAnswer {
-        let apnsID = JobDecoder.derivedAPNsID(jobID: run.jobID, token: token)
+        let apnsID = APNsID.derived(fromJobID: run.jobID, token: token)
         let request = run.template.addressed(to: token, apnsID: apnsID)
         let outcome = await Result(sending: { try await sender.send(request, credential: run.pending.credential, endpoint: run.pending.endpoint) })
         return TokenAnswer(token: token, apnsID: apnsID, outcome: outcome)

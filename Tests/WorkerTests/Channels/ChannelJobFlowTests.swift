@@ -28,7 +28,7 @@ struct ChannelJobFlowTests {
         #expect(created.status == .delivered)
         #expect(created.httpStatus == 201)
         #expect(created.channelAction == "create")
-        #expect(created.requestID == JobDecoder.derivedAPNsID(jobID: "c-1").value)
+        #expect(created.requestID == APNsID.derived(fromJobID: "c-1").value)
         let id = try #require(created.channelID)
         #expect(harness.mock.server.channels.channel(id, of: "com.example.app")?.policy == .mostRecentMessageStored)
 
@@ -67,7 +67,7 @@ struct ChannelJobFlowTests {
         harness.mock.server.setFaults(faults)
         let retried = try await Self.run(harness, Self.job("r-3", #""channel_id":"\#(id)","expiration":0,\#(payload)"#), id: "r-3")
         #expect(retried.status == .delivered && retried.attempts == 2)
-        #expect(retried.requestID == JobDecoder.derivedAPNsID(jobID: "r-3").value)
+        #expect(retried.requestID == APNsID.derived(fromJobID: "r-3").value)
         let malformed = try await Self.run(harness, Self.job("r-4", #""channel_action":"create","message_storage_policy":7"#), id: "r-4")
         #expect(malformed.status == .failed && malformed.reason == "InvalidField")
         let badID = try await Self.run(harness, Self.job("r-5", #""channel_id":"not base64!",\#(payload)"#), id: "r-5")

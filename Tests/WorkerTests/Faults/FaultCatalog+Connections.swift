@@ -99,7 +99,7 @@ extension FaultCatalog {
     /// attempted, and a delivered job at least once.
     static func attemptsAccountForDuplicates(_ outcome: FaultOutcome) -> [String] {
         let attemptsByAPNsID = Dictionary(
-            outcome.finalResults.map { (JobDecoder.derivedAPNsID(jobID: $0.key).value.lowercased(), $0.value.attempts) },
+            outcome.finalResults.map { (APNsID.derived(fromJobID: $0.key).value.lowercased(), $0.value.attempts) },
             uniquingKeysWith: max
         )
         let excess = outcome.recorded.acceptedByAPNsID.filter { $0.value > (attemptsByAPNsID[$0.key.lowercased()] ?? 0) }

@@ -19,7 +19,7 @@ extension FaultCatalog {
             jobs: jobs
         )
         scenario.checks = { outcome in
-            let poisoned = Set(outcome.scenario.jobs.filter(\.deadLetters).map { JobDecoder.derivedAPNsID(jobID: $0.id).value.lowercased() })
+            let poisoned = Set(outcome.scenario.jobs.filter(\.deadLetters).map { APNsID.derived(fromJobID: $0.id).value.lowercased() })
             let reached = outcome.recorded.acceptedByAPNsID.keys.filter { poisoned.contains($0.lowercased()) }.count
             let refused = outcome.recorded.rejectedByReason.values.reduce(0, +)
             return reached == 0 && refused == 0 ? [] : ["poison reached APNs: \(reached) accepted, \(refused) refused"]

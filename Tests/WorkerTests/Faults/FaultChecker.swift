@@ -35,7 +35,7 @@ struct FaultAudit: Sendable {
         let accepted = outcome.recorded.acceptedByAPNsID
         duplicateAPNsIDs = outcome.recorded.duplicateAPNsIDs.count
         deliveredNotAccepted = outcome.results.filter { $0.status == .delivered && accepted[$0.apnsID?.lowercased() ?? ""] == nil }.compactMap(\.id)
-        let ours = Set(scenario.jobs.map { JobDecoder.derivedAPNsID(jobID: $0.id).value.lowercased() })
+        let ours = Set(scenario.jobs.map { APNsID.derived(fromJobID: $0.id).value.lowercased() })
         strangers = accepted.keys.filter { !ours.contains($0.lowercased()) }.count
         let maximum = outcome.settings.worker.maxAttempts
         overAttempts = outcome.results.filter { $0.attempts > maximum }.map { "\($0.id ?? "?"): \($0.attempts)" }

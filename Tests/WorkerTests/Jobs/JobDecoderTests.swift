@@ -47,8 +47,8 @@ struct JobDecoderTests {
         #expect(first.request.pushType == .alert)
         #expect(first.request.priority == .immediate)
         #expect(first.request.apnsID == second.request.apnsID)
-        #expect(first.request.apnsID == JobDecoder.derivedAPNsID(jobID: "job-2"))
-        #expect(first.request.apnsID != JobDecoder.derivedAPNsID(jobID: "job-3"))
+        #expect(first.request.apnsID == APNsID.derived(fromJobID: "job-2"))
+        #expect(first.request.apnsID != APNsID.derived(fromJobID: "job-3"))
         #expect(try APNsID(first.request.apnsID!.value) == first.request.apnsID)
     }
 

@@ -30,10 +30,10 @@ struct MulticastDecodingTests {
     @Test("each token's apns-id comes from the job id and the token: stable, and distinct per token and per job")
     func derivedIDs() throws {
         let a = try DeviceToken(hex: Self.first), b = try DeviceToken(hex: Self.second)
-        #expect(JobDecoder.derivedAPNsID(jobID: "j", token: a) == JobDecoder.derivedAPNsID(jobID: "j", token: a))
-        #expect(JobDecoder.derivedAPNsID(jobID: "j", token: a) != JobDecoder.derivedAPNsID(jobID: "j", token: b))
-        #expect(JobDecoder.derivedAPNsID(jobID: "j", token: a) != JobDecoder.derivedAPNsID(jobID: "k", token: a))
-        #expect(JobDecoder.derivedAPNsID(jobID: "j", token: a) != JobDecoder.derivedAPNsID(jobID: "j"))
+        #expect(APNsID.derived(fromJobID: "j", token: a) == APNsID.derived(fromJobID: "j", token: a))
+        #expect(APNsID.derived(fromJobID: "j", token: a) != APNsID.derived(fromJobID: "j", token: b))
+        #expect(APNsID.derived(fromJobID: "j", token: a) != APNsID.derived(fromJobID: "k", token: a))
+        #expect(APNsID.derived(fromJobID: "j", token: a) != APNsID.derived(fromJobID: "j"))
     }
 
     @Test("what a multicast job may not be, each with its own error", arguments: [

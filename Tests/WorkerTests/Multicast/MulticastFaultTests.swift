@@ -68,7 +68,7 @@ struct MulticastFaultTests {
         #expect(ledger.answers.values.allSatisfy { $0.count == 1 }, "a token with two failure entries")
         let recorded = harness.mock.server.recorder.snapshot
         #expect(recorded.duplicateAPNsIDs.count <= duplicatePushes, "\(recorded.duplicateAPNsIDs.count) pushes accepted twice")
-        let ours = Set(tokens.flatMap { job in job.value.map { (try? JobDecoder.derivedAPNsID(jobID: job.key, token: DeviceToken(hex: $0)).value) ?? "" } })
+        let ours = Set(tokens.flatMap { job in job.value.map { (try? APNsID.derived(fromJobID: job.key, token: DeviceToken(hex: $0)).value) ?? "" } })
         #expect(Set(recorded.acceptedByAPNsID.keys).isSubset(of: ours), "pushes for tokens never listed")
         #expect(ledger.delivered + ledger.answers.count == (tokens.count + over.count) * tokensPerJob)
     }

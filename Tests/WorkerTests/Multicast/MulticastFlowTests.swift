@@ -11,7 +11,7 @@ import WorkerConfiguration
 struct MulticastFlowTests {
     /// The apns-ids the worker derives for `tokens` of job `id`, as the mock records them.
     static func apnsIDs(_ id: String, _ tokens: [String]) throws -> Set<String> {
-        Set(try tokens.map { JobDecoder.derivedAPNsID(jobID: id, token: try DeviceToken(hex: $0)).value })
+        Set(try tokens.map { APNsID.derived(fromJobID: id, token: try DeviceToken(hex: $0)).value })
     }
 
     /// Multicast results until they answer `count` tokens together, or nothing came for 10 s.

@@ -94,7 +94,7 @@ struct MessageSchemaTests {
             fill(&result)
             return result
         }
-        let apnsID = JobDecoder.derivedAPNsID(jobID: "job").value
+        let apnsID = APNsID.derived(fromJobID: "job").value
         let results = [
             result(.delivered) {
                 $0.httpStatus = 200
