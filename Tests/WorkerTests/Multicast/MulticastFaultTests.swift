@@ -102,7 +102,9 @@ struct MulticastFaultTests {
         Self.check(results, tokens, harness)
         #expect(results.count > Self.jobs, "retried tokens come back in later results")
         // 0.3^12 per token: no token should run out of attempts.
-        #expect(results.allSatisfy { $0.tokens?.failed == 0 })
+        // Named on failure: a token that ran out of attempts, or one that failed for another reason.
+        let failures = results.flatMap { result in (result.failures ?? []).filter { $0.status == .failed }.map { "\(result.attempts) attempts: \($0.reason ?? "?") \($0.detail ?? "")" } }
+        #expect(results.allSatisfy { $0.tokens?.failed == 0 }, "\(failures.prefix(5))")
         #expect(harness.mock.server.recorder.snapshot.accepted == Self.jobs * Self.tokensPerJob)
         await harness.tearDown()
     }
