@@ -97,7 +97,7 @@ let package = Package(
         // The worker's configuration: one YAML file, environment overrides, secrets by file, check-config.
         .target(
             name: "WorkerConfiguration",
-            dependencies: ["AMQP", "APNsCore", "APNsClient", "TLS", .product(name: "Yams", package: "Yams")],
+            dependencies: ["AMQP", "APNsCore", "TLS", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
 

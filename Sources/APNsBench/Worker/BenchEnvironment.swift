@@ -1,3 +1,4 @@
+import APNsCore
 import AMQP
 import APNsClient
 import Foundation

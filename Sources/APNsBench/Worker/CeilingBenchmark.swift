@@ -1,3 +1,4 @@
+import Worker
 import AMQP
 import APNsClient
 import APNsCore

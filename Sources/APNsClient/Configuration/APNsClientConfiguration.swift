@@ -1,3 +1,4 @@
+public import APNsCore
 /// How the client connects, waits, checks health and retries.
 public struct APNsClientConfiguration: Sendable {
     /// Long-lived connections per (credential, endpoint).

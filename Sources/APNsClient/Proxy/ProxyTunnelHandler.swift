@@ -1,3 +1,4 @@
+import APNsCore
 import NIOCore
 
 /// Opens a `CONNECT` tunnel through an HTTP proxy before the connection's own handler (TLS, HTTP/2)

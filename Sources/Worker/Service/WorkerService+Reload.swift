@@ -1,3 +1,4 @@
+import APNsCore
 import Logging
 import APNsClient
 import NIOConcurrencyHelpers

@@ -1,4 +1,4 @@
-import APNsClient
+import APNsCore
 
 extension APNsSection {
     /// The usual proxy variables, unless `apns.proxy` is set or `apns.proxy_from_environment` is false:

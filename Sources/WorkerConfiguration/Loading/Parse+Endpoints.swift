@@ -1,5 +1,5 @@
+import APNsCore
 import AMQP
-import APNsClient
 
 extension Parse {
     /// `host:port`, or `[v6-address]:port`.

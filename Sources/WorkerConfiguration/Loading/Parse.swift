@@ -1,4 +1,4 @@
-import APNsClient
+import APNsCore
 /// The value parsers keys are read with; each refuses with a message naming what is allowed.
 enum Parse {
     /// The text of a single value; lists and mappings are refused.

@@ -1,4 +1,3 @@
-import APNsClient
 import APNsCore
 import Foundation
 import TLS

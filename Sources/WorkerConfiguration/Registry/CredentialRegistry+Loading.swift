@@ -1,5 +1,4 @@
 public import APNsCore
-import APNsClient
 
 extension CredentialRegistry {
     /// Loads every credential of `settings`.

@@ -1,4 +1,4 @@
-import APNsClient
+import APNsCore
 extension CredentialRegistry {
     /// What a reload changes, by credential name.
     public struct Changes: Sendable, Equatable {

@@ -1,4 +1,3 @@
-public import APNsClient
 public import APNsCore
 public import Foundation
 

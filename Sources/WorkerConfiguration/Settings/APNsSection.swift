@@ -1,4 +1,4 @@
-public import APNsClient
+public import APNsCore
 
 /// `apns`: how the worker talks to APNs, shared by every credential.
 public struct APNsSection: Sendable, Hashable {

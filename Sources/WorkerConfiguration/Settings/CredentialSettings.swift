@@ -1,4 +1,3 @@
-public import APNsClient
 public import APNsCore
 
 /// One entry of `credentials`: a name, how it authenticates, and the topics it serves.

@@ -1,5 +1,6 @@
 import APNsClient
 import Foundation
+import APNsCore
 import Testing
 import TestSupport
 @testable import MockAPNs

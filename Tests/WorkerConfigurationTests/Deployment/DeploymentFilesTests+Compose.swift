@@ -1,3 +1,4 @@
+import APNsCore
 import APNsClient
 import Foundation
 import Testing

@@ -1,5 +1,7 @@
+import APNsCore
 import APNsClient
 import Testing
+import Worker
 import WorkerConfiguration
 
 /// `apns.proxy`, `apns.no_proxy`, `apns.proxy_from_environment` and the usual proxy variables.

@@ -2,6 +2,7 @@ import APNsClient
 import Foundation
 import AMQP
 import Testing
+import Worker
 import TestSupport
 import WorkerConfiguration
 

@@ -1,5 +1,3 @@
-public import APNsCore
-
 /// Where to connect: an APNs host and port (or the mock server's).
 public struct APNsEndpoint: Hashable, Sendable, CustomStringConvertible {
     public var host: String

@@ -1,4 +1,5 @@
 public import APNsClient
+public import WorkerConfiguration
 
 extension WorkerSettings {
     /// The APNs client configuration implied by `apns`: timeouts, PING, trusted CAs, the waiting limit and

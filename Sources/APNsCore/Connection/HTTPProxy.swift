@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// An HTTP proxy that APNs connections tunnel through with `CONNECT` (RFC 9110 §9.3.6): the proxy
 /// resolves Apple's host name and relays bytes; TLS and its certificate checks stay end to end.
@@ -7,7 +7,7 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
     public let port: Int
     /// Basic authentication (`Proxy-Authorization`), when the URL carries a user.
     public let username: String?
-    let password: String?
+    package let password: String?
     /// Hosts that bypass the proxy (`NO_PROXY`): an exact name, a domain suffix (`.apple.com` or
     /// `apple.com` both match `api.push.apple.com`), or `*` for every host.
     public var bypass: [String]
@@ -44,7 +44,7 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The `CONNECT` request for `host:port`, with basic authentication when configured.
-    func connectRequest(to host: String, port: Int) -> String {
+    package func connectRequest(to host: String, port: Int) -> String {
         var request = "CONNECT \(host):\(port) HTTP/1.1\r\nHost: \(host):\(port)\r\n"
         if let username {
             let credentials = Data("\(username):\(password ?? "")".utf8).base64EncodedString()

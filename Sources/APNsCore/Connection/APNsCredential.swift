@@ -1,4 +1,3 @@
-public import APNsCore
 public import TLS
 
 /// How the client proves to APNs who it is: a signing key (provider tokens) or a client certificate.
