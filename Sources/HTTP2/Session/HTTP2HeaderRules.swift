@@ -17,7 +17,7 @@ public enum HTTP2HeaderRules {
             if let byte = bytes.first(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }) {
                 return "the value of \(header.name) has control character 0x\(String(byte, radix: 16, uppercase: true)) (NUL, CR and LF would break the message)"
             }
-            if let first = bytes.first, let last = bytes.last, [0x20, 0x09].contains(first) || [0x20, 0x09].contains(last) {
+            if let first = bytes.first, let last = bytes.last, isSpaceOrTab(first) || isSpaceOrTab(last) {
                 return "the value of \(header.name) starts or ends with whitespace"
             }
             return nil
@@ -30,6 +30,11 @@ public enum HTTP2HeaderRules {
             if let problem = problem(with: header) { return problem }
         }
         return nil
+    }
+
+    /// Every header of every request passes here: no array literal per call.
+    private static func isSpaceOrTab(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09
     }
 
     /// RFC 9110 `tchar`, lowercase only (HTTP/2 names are lowercase).
