@@ -20,6 +20,14 @@ struct SecureHTTP2PipeTests {
             server = SecureHTTP2Pipe(tls: try TLSConnection(context: serverContext)) { try HTTP2Session(role: .server) }
         }
 
+        /// A pair past the TLS handshake and the HTTP/2 prefaces, with nothing left in flight.
+        static func connected() throws -> Pair {
+            let pair = try Pair()
+            try pair.client.start()
+            try pair.settle()
+            return pair
+        }
+
         /// Everything `from` has for the socket.
         static func ciphertext(of from: SecureHTTP2Pipe) -> [UInt8] {
             var bytes = [UInt8](repeating: 0, count: from.pendingCiphertextCount)
@@ -65,9 +73,7 @@ struct SecureHTTP2PipeTests {
 
     @Test("one flush of many requests is one TLS record, not one per frame, and the server reads them all")
     func oneRecordPerFlush() throws {
-        let pair = try Pair()
-        try pair.client.start()
-        try pair.settle()
+        let pair = try Pair.connected()
         let session = try #require(pair.client.session)
         let body = [UInt8](repeating: 0x61, count: 300)
         for index in 0..<20 { _ = try session.submitRequest(headers: Self.request(index), body: body) }
@@ -84,9 +90,7 @@ struct SecureHTTP2PipeTests {
 
     @Test("a flush larger than a record fills records to the limit and loses nothing")
     func largeFlush() throws {
-        let pair = try Pair()
-        try pair.client.start()
-        try pair.settle()
+        let pair = try Pair.connected()
         let session = try #require(pair.client.session)
         let body = [UInt8](repeating: 0x62, count: 4_000)
         for index in 0..<12 { _ = try session.submitRequest(headers: Self.request(index), body: body) }
