@@ -3,7 +3,8 @@
 #  - ThreadSanitizer on the suites that exercise threads, continuations and @unchecked Sendable types:
 #    the AMQP client (its event loop, driver and continuations), the APNs client (event loops,
 #    APNsConnection), the mock server, TLS keys shared across threads, and the worker in-process.
-#  - AddressSanitizer (with LeakSanitizer) on the protocol cores: JSON, HTTP/2, TLS, AMQP encoding and
+#  - AddressSanitizer (with LeakSanitizer) on the protocol cores: JSON, HTTP/2, TLS, TLS with HTTP/2 in
+#    memory (Transport), AMQP encoding and
 #    decoding (rabbitmq-c as the codec, on recorded broker frames), APNs requests and responses, the mock's validation, and the fuzz corpus.
 # A report fails the run. Suppressions, each with its reason, are in Tests/Sanitizers/.
 #   scripts/sanitize.sh [thread|address]      one of them (default: both)
@@ -25,7 +26,7 @@ for kind in "${kinds[@]}"; do
       export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$root/Tests/Sanitizers/tsan.supp"
       ;;
     address)
-      filter='JSONTests|HTTP2Tests|TLSTests|AMQPTests\.(EncodingCheckTests|ContentAssemblerTests|PublishConfirmsTests|RecentStringsTests|AMQPUnencodableTests|AMQPPublishTests|CodecTests|AMQPLoopTests)|APNsCoreTests|MockAPNsTests|FuzzingTests|WorkerTests\.(JobDecoderTests|JobBoundaryTests|CarriableCopyTests|LogHandlerTests)'
+      filter='JSONTests|HTTP2Tests|TLSTests|TransportTests|AMQPTests\.(EncodingCheckTests|ContentAssemblerTests|PublishConfirmsTests|RecentStringsTests|AMQPUnencodableTests|AMQPPublishTests|CodecTests|AMQPLoopTests)|APNsCoreTests|MockAPNsTests|FuzzingTests|WorkerTests\.(JobDecoderTests|JobBoundaryTests|CarriableCopyTests|LogHandlerTests)'
       export ASAN_OPTIONS="detect_leaks=1 halt_on_error=0"
       export LSAN_OPTIONS="suppressions=$root/Tests/Sanitizers/lsan.supp"
       ;;
