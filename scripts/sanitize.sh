@@ -4,8 +4,8 @@
 #    the AMQP client (its event loop, driver and continuations), the APNs client (event loops,
 #    APNsConnection), the mock server, TLS keys shared across threads, and the worker in-process.
 #  - AddressSanitizer (with LeakSanitizer) on the protocol cores: JSON, HTTP/2, TLS, TLS with HTTP/2 in
-#    memory (Transport), AMQP encoding and
-#    decoding (rabbitmq-c as the codec, on recorded broker frames), APNs requests and responses, the mock's validation, and the fuzz corpus.
+#    memory (Transport), AMQP encoding and decoding (rabbitmq-c as the codec, on recorded broker
+#    frames), APNs requests and responses, the mock's validation, and the fuzz corpus.
 # A report fails the run. Suppressions, each with its reason, are in Tests/Sanitizers/.
 #   scripts/sanitize.sh [thread|address]      one of them (default: both)
 set -euo pipefail
