@@ -196,7 +196,15 @@ let package = Package(
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsClient", "APNsCore", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransportTests",
+            dependencies: [
+                "Transport", "TLS", "HTTP2", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "APNsCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "AMQPTests",
