@@ -14,14 +14,14 @@ struct ResultsCommandTests {
         return try ProcessRun.blocking(WorkerCommandLine.binary, ["results", "--config", config, "--idle-timeout", "2"] + arguments)
     }
 
-    /// The results ready in the queue once it holds `expected` (polled for up to 30 s), else the last count.
+    /// The results ready in the queue once it holds `expected` (polled for up to 30 s; a different
+    /// count then fails the wait, quoting it).
     func ready(_ harness: WorkerHarness, _ client: AMQPClient, settlingAt expected: Int) async throws -> Int {
         let queue = try #require(harness.settings.topology.resultsQueue)
         var count = -1
-        for _ in 0..<1500 {
+        try await Condition.wait("\(expected) results ready in \(queue)", context: { "last count \(count)" }) {
             count = try await client.readyMessageCount(inQueue: queue)
-            if count == expected { break }
-            try await Task.sleep(for: .milliseconds(20))
+            return count == expected
         }
         return count
     }

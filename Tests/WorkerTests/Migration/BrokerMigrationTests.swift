@@ -60,10 +60,13 @@ struct BrokerMigrationTests {
         let client = try await FaultRun.client(of: blue.harness, name: "drain-check")
         let waitingQueues = [blue.harness.settings.topology.jobsQueue] + Topology(settings: blue.harness.settings.topology).retryQueues.map(\.name)
         var waiting = Int.max
-        for _ in 0..<1200 where waiting > 0 || Set(Self.ids(blue.results)).count < oldJobs.count {
+        try await Condition.wait(
+            "the old broker drained", timeout: .seconds(240), interval: .milliseconds(200),
+            context: { "\(waiting) jobs still queued, \(Set(Self.ids(blue.results)).count) of \(oldJobs.count) answered" }
+        ) {
             waiting = 0
             for queue in waitingQueues { waiting += try await client.readyMessageCount(inQueue: queue) }
-            try await Task.sleep(for: .milliseconds(200))
+            return waiting == 0 && Set(Self.ids(blue.results)).count >= oldJobs.count
         }
         await client.close()
         oldWorker.terminate()

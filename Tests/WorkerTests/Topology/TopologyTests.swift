@@ -88,11 +88,10 @@ struct TopologyTests {
         _ = try RabbitMQControl.run(["import_definitions", file.path])
         // RabbitMQ 4 imports in the background: wait (30 s at most) for the queues to appear.
         var queues = ""
-        for _ in 0..<150 where !queues.contains(harness.settings.topology.jobsQueue) {
+        try await Condition.wait("the imported queues in \(vhost)", interval: .milliseconds(200), context: { queues }) {
             queues = try RabbitMQControl.run(["-q", "list_queues", "-p", vhost, "name"])
-            if !queues.contains(harness.settings.topology.jobsQueue) { try await Task.sleep(for: .milliseconds(200)) }
+            return queues.contains(harness.settings.topology.jobsQueue)
         }
-        #expect(queues.contains(harness.settings.topology.jobsQueue), "imported into \(vhost): \(queues)")
         let client = AMQPClient(options: try settings.clientOptions(), logger: WorkerHarness.quietLogger("definitions"))
         try await client.connect()
         // Any difference in a queue's arguments would make this a 406 PRECONDITION_FAILED.
