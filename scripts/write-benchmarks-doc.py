@@ -71,7 +71,7 @@ def amqp_section(path):
         "",
         "The targets (issue 24) are the limit loop's CPU per job within 1.5× the bare loop's, and the broker's",
         "CPU per job under it within 1.1× of its figure under the bare loop. The limit loop writes once per",
-        "event-loop tick however many frames it encoded; the bare loop's `amqp_basic_publish` sends each",
+        "event-loop tick however many frames it encoded; the bare loop's `amqp_basic_publish()` sends each",
         "frame with its own `send()`.",
         "",
     ]
