@@ -60,6 +60,12 @@ struct SecureHTTP2HandlerTests {
             try channel.writeInbound(channel.allocator.buffer(bytes: answer))
         }
 
+        /// Ends the channel, whose pipeline and handler hold each other until then (LeakSanitizer saw
+        /// the pair outlive the tests that left the channel open).
+        func finish() {
+            _ = try? channel.finish(acceptAlreadyClosed: true)
+        }
+
         /// Moves bytes both ways until neither side has anything to send.
         func exchange() throws {
             for _ in 0..<20 {
@@ -76,6 +82,7 @@ struct SecureHTTP2HandlerTests {
     @Test("connecting: the handshake and the prefaces complete, and the owner hears of it once")
     func ready() throws {
         let connection = try Connection()
+        defer { connection.finish() }
         try connection.open()
         #expect(connection.recorder.readyCount == 1)
         #expect(connection.handler.session != nil)
@@ -85,6 +92,7 @@ struct SecureHTTP2HandlerTests {
     @Test("flushes asked for in one tick are one socket write, and the server reads every request")
     func coalescedFlush() throws {
         let connection = try Connection()
+        defer { connection.finish() }
         try connection.open()
         let session = try #require(connection.handler.session)
         for index in 0..<10 {
@@ -103,6 +111,7 @@ struct SecureHTTP2HandlerTests {
     @Test("a response comes to the owner as a message on its stream")
     func response() throws {
         let connection = try Connection()
+        defer { connection.finish() }
         try connection.open()
         let session = try #require(connection.handler.session)
         let streamID = try session.submitRequest(headers: SecureHTTP2PipeTests.request(1), body: Array("{}".utf8))
@@ -119,6 +128,7 @@ struct SecureHTTP2HandlerTests {
     @Test("the peer's close_notify closes the channel, and the owner hears a clean close")
     func peerCloses() throws {
         let connection = try Connection()
+        defer { connection.finish() }
         try connection.open()
         connection.server.tls.close()
         try connection.deliver([])
@@ -130,6 +140,7 @@ struct SecureHTTP2HandlerTests {
     @Test("bytes that are not TLS close the channel, and the owner hears why")
     func garbage() throws {
         let connection = try Connection()
+        defer { connection.finish() }
         try connection.channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 443)).wait()
         _ = try connection.clientWrites()
         try connection.channel.writeInbound(connection.channel.allocator.buffer(bytes: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)))
