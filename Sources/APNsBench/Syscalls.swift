@@ -5,6 +5,15 @@ import Foundation
 enum Syscalls {
     static let strace = "/usr/bin/strace"
 
+    /// The calls per system call of a loop `run` starts under the wrapper command it is given (`strace
+    /// -c -f` writing its summary to a temporary file).
+    static func counted(_ run: (_ wrapper: [String]) async throws -> Void) async throws -> [String: Int] {
+        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-strace-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: summary) }
+        try await run([strace, "-c", "-f", "-o", summary])
+        return try counts(inSummary: summary)
+    }
+
     /// Calls per system call in the summary `strace -c -o path` wrote.
     static func counts(inSummary path: String) throws -> [String: Int] {
         let text = try String(contentsOfFile: path, encoding: .utf8)

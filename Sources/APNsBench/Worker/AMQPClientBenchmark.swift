@@ -32,8 +32,8 @@ struct AMQPClientBenchmark {
         say(String(format: "median limit loop ÷ bare C loop, CPU per job: %.2f (target ≤ 1.5)", median(loopRatios)))
         say(String(format: "median broker CPU per job under the limit loop ÷ under the bare C loop: %.2f (target ≤ 1.1)", median(brokerRatios)))
         let traced = min(count, 20_000)
-        let bareCalls = try await bench.bareLimitSyscalls(count: traced, prefetch: prefetch)
-        let limitCalls = try await bench.brokerLimitSyscalls(count: traced, prefetch: prefetch)
+        let bareCalls = try await Syscalls.counted { _ = try await bench.bareLimit(count: traced, prefetch: prefetch, wrapper: $0) }
+        let limitCalls = try await Syscalls.counted { _ = try await bench.brokerLimit(count: traced, prefetch: prefetch, wrapper: $0) }
         say("")
         say("system calls per job (strace -c -f, \(traced) jobs, all threads of the loop's process):")
         say("")

@@ -7,19 +7,9 @@ import WorkerConfiguration
 /// ack). Built here with the system compiler against the system library, so the figure is what the
 /// broker and the C library alone cost; the project's own limit loop adds the AMQP client's share.
 extension WorkerBenchmark {
-    func bareLimit(count: Int, prefetch: Int) async throws -> Throughput {
-        try await bareLimit(count: count, prefetch: prefetch, tracedInto: nil)
-    }
-
-    /// The system calls `bench/bare-limit.c` makes answering `count` jobs, counted by `strace -c -f`.
-    func bareLimitSyscalls(count: Int, prefetch: Int) async throws -> [String: Int] {
-        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-bare-\(UUID().uuidString).txt").path
-        _ = try await bareLimit(count: count, prefetch: prefetch, tracedInto: summary)
-        defer { try? FileManager.default.removeItem(atPath: summary) }
-        return try Syscalls.counts(inSummary: summary)
-    }
-
-    private func bareLimit(count: Int, prefetch: Int, tracedInto summary: String?) async throws -> Throughput {
+    /// Runs the loop (under `wrapper`, a command that takes it as its arguments, when given) on `count`
+    /// pre-loaded jobs and measures it.
+    func bareLimit(count: Int, prefetch: Int, wrapper: [String] = []) async throws -> Throughput {
         let binary = try Self.buildBareLimit()
         let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
         let loader = try await environment.client("loader")
@@ -28,7 +18,6 @@ extension WorkerBenchmark {
         let port = ProcessInfo.processInfo.environment["APNS_RABBITMQ_PORT"] ?? "5673"
         let topology = environment.settings.topology
         let arguments = ["127.0.0.1", port, topology.jobsQueue, topology.resultsExchange, String(count), String(prefetch)]
-        let wrapper = summary.map { [Syscalls.strace, "-c", "-f", "-o", $0] } ?? []
         var (text, status, cpuPerJob) = try await LoopProcess.run([binary] + arguments, wrapper: wrapper, name: "bare loop", jobs: count)
         let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard status == 0, fields.count == 3, let jobs = Int(fields[0]), let seconds = Double(fields[1]), let loopCPU = Double(fields[2]) else {

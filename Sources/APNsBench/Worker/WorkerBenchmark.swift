@@ -73,22 +73,9 @@ struct WorkerBenchmark {
 
     /// The broker's own limit on this machine: the same jobs consumed with the same prefetch, a result
     /// of the same size published with confirms, then the ack — no HTTP/2, no APNs — by the project's
-    /// AMQP client in a process of its own (`apns-bench limit-loop`), as the bare C loop runs in its own.
-    func brokerLimit(count: Int, prefetch: Int) async throws -> Throughput {
-        try await brokerLimit(count: count, prefetch: prefetch, wrapper: [])
-    }
-
-    /// The system calls the limit loop's process makes answering `count` jobs (`strace -c -f`).
-    func brokerLimitSyscalls(count: Int, prefetch: Int) async throws -> [String: Int] {
-        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-limit-\(UUID().uuidString).txt").path
-        _ = try await brokerLimit(count: count, prefetch: prefetch, wrapper: [Syscalls.strace, "-c", "-f", "-o", summary])
-        defer { try? FileManager.default.removeItem(atPath: summary) }
-        return try Syscalls.counts(inSummary: summary)
-    }
-
-    /// Loads the jobs, then runs the limit loop's process (under `wrapper`, a command that takes it as
-    /// its arguments, when given) and measures it.
-    func brokerLimit(count: Int, prefetch: Int, wrapper: [String]) async throws -> Throughput {
+    /// AMQP client in a process of its own (`apns-bench limit-loop`), as the bare C loop runs in its own;
+    /// under `wrapper` (a command that takes the loop's as its arguments) when given.
+    func brokerLimit(count: Int, prefetch: Int, wrapper: [String] = []) async throws -> Throughput {
         let environment = try BenchEnvironment(prefetch: prefetch, connections: 1)
         let loader = try await environment.client("loader")
         try await JobLoader.load(count, into: loader, topology: environment.settings.topology)
