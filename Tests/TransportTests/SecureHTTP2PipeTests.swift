@@ -71,38 +71,38 @@ struct SecureHTTP2PipeTests {
         ]
     }
 
-    @Test("one flush of many requests is one TLS record, not one per frame, and the server reads them all")
-    func oneRecordPerFlush() throws {
+    /// Submits `count` requests with `body` on a connected pair and flushes once: the TLS records the
+    /// client wrote, and the request bodies the server read from them.
+    static func flush(_ count: Int, requestsOf body: [UInt8]) throws -> (records: [(type: UInt8, length: Int)], bodies: [[UInt8]]) {
         let pair = try Pair.connected()
         let session = try #require(pair.client.session)
-        let body = [UInt8](repeating: 0x61, count: 300)
-        for index in 0..<20 { _ = try session.submitRequest(headers: Self.request(index), body: body) }
+        for index in 0..<count { _ = try session.submitRequest(headers: request(index), body: body) }
         try pair.client.flushSession()
         let ciphertext = Pair.ciphertext(of: pair.client)
+        _ = try ciphertext.withUnsafeBytes { try pair.server.receive($0) }
+        let bodies = try #require(pair.server.session).takeEvents().compactMap { if case .message(_, _, let body) = $0 { body } else { nil } }
+        return (records(in: ciphertext), bodies)
+    }
+
+    @Test("one flush of many requests is one TLS record, not one per frame, and the server reads them all")
+    func oneRecordPerFlush() throws {
+        let body = [UInt8](repeating: 0x61, count: 300)
+        let (records, bodies) = try Self.flush(20, requestsOf: body)
         // 20 HEADERS and 20 DATA frames, about 7 KiB in all: one application-data record (type 23).
-        let records = Self.records(in: ciphertext)
         #expect(records.count == 1, "\(records.count) records for 40 frames")
         #expect(records.allSatisfy { $0.type == 23 })
-        _ = try ciphertext.withUnsafeBytes { try pair.server.receive($0) }
-        let requests = try #require(pair.server.session).takeEvents().filter { if case .message = $0 { true } else { false } }
-        #expect(requests.count == 20)
+        #expect(bodies.count == 20)
+        #expect(bodies.allSatisfy { $0 == body })
     }
 
     @Test("a flush larger than a record fills records to the limit and loses nothing")
     func largeFlush() throws {
-        let pair = try Pair.connected()
-        let session = try #require(pair.client.session)
         let body = [UInt8](repeating: 0x62, count: 4_000)
-        for index in 0..<12 { _ = try session.submitRequest(headers: Self.request(index), body: body) }
-        try pair.client.flushSession()
-        let ciphertext = Pair.ciphertext(of: pair.client)
-        let records = Self.records(in: ciphertext)
+        let (records, bodies) = try Self.flush(12, requestsOf: body)
         // About 49 KiB of frames: four records (16 KiB of plaintext each at most, plus 17 bytes of
         // AEAD tag and inner type), where a record per frame made 24.
         #expect(records.count <= 4, "\(records.count) records")
         #expect(records.allSatisfy { $0.length <= SecureHTTP2Pipe.recordSize + 256 })
-        _ = try ciphertext.withUnsafeBytes { try pair.server.receive($0) }
-        let bodies = try #require(pair.server.session).takeEvents().compactMap { if case .message(_, _, let body) = $0 { body } else { nil } }
         #expect(bodies.count == 12)
         #expect(bodies.allSatisfy { $0 == body })
     }
