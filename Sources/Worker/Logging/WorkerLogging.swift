@@ -25,14 +25,14 @@ public enum WorkerLogging {
         for endpoint in endpoints where endpoint.password != endpoint.user {
             Redactor.register(endpoint.password)
         }
-        // The password file stands in for every URL's password.
-        if let file = settings.amqp.passwordFile, let text = try? String(contentsOfFile: file, encoding: .utf8) {
-            let password = text.trimmingCharacters(in: .newlines)
+        // The password file stands in for every URL's password. Read as the configuration reads it,
+        // so what is redacted is exactly the secret in use.
+        if let file = settings.amqp.passwordFile, let password = try? SecretFile.read(file) {
             if !endpoints.contains(where: { $0.user == password }) { Redactor.register(password) }
         }
         for credential in settings.credentials {
-            guard case .pkcs12(_, let passwordFile?) = credential.kind, let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else { continue }
-            Redactor.register(text.trimmingCharacters(in: .newlines))
+            guard case .pkcs12(_, let passwordFile?) = credential.kind, let password = try? SecretFile.read(passwordFile) else { continue }
+            Redactor.register(password)
         }
     }
 }

@@ -1,5 +1,5 @@
 /// Why a value cannot be used for its key, in words for the operator (the reader adds the key path).
-struct ValueRefusal: Error {
+package struct ValueRefusal: Error {
     let message: String
 
     init(_ message: String) {
