@@ -127,7 +127,7 @@ struct AMQPConsumeTests {
         try await client.declare(queues: [TestBroker.queue(queue)])
         let inbox = DeliveryInbox(try await client.consume(queue: queue, prefetch: 5))
         try await client.deleteQueue(queue)
-        try await Task.sleep(for: .milliseconds(100))
+        try await Condition.wait("the broker's cancel of the consumer") { !client.isConsuming }
         try await client.declare(queues: [TestBroker.queue(queue)])
         try await Self.fill(client, queue, ["back"])
         let deliveries = await inbox.take(1, within: .seconds(5))
