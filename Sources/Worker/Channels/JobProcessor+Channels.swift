@@ -44,12 +44,10 @@ extension JobProcessor {
     @inline(never)
     private func conclude(_ pending: PendingChannelRequest, outcome: Result<APNsResponse, APNsSendError>) -> [Publication] {
         let job = pending.job
-        let processed = outcome.processedByAPNs
-        let attempts = job.previousAttempts + (processed ? 1 : 0)
-        let deferrals = job.previousDeferrals + (processed ? 0 : 1)
-        let verdict = policy.verdict(for: outcome, deadline: job.deadline, attempts: attempts, deferrals: deferrals, now: now())
+        let tries = job.previousTries.after(processed: outcome.processedByAPNs)
+        let verdict = policy.verdict(for: outcome, deadline: job.deadline, attempts: tries.attempts, deferrals: tries.deferrals, now: now())
         if case .credentialRefused(let lastError) = verdict { pauseRefused(pending.credentialName, lastError: lastError, jobID: job.id) }
-        return completeChannel(verdict, job: job, credential: pending.credentialName, attempts: attempts, deferrals: deferrals, context: pending.context)
+        return completeChannel(verdict, job: job, credential: pending.credentialName, attempts: tries.attempts, deferrals: tries.deferrals, context: pending.context)
     }
 
     /// The publications for `verdict`, as ``complete(_:job:credential:attempts:deferrals:context:)`` makes

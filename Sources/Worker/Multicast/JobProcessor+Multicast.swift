@@ -114,11 +114,8 @@ extension JobProcessor {
         let (pending, tally) = (run.pending, run.tally)
         metrics.multicastRequests.increment()
         let job = pending.job
-        let processed = answer.outcome.processedByAPNs
-        let verdict = policy.verdict(
-            for: answer.outcome, job: job, attempts: job.previousAttempts + (processed ? 1 : 0),
-            deferrals: job.previousDeferrals + (processed ? 0 : 1), now: now()
-        )
+        let tries = job.previousTries.after(processed: answer.outcome.processedByAPNs)
+        let verdict = policy.verdict(for: answer.outcome, job: job, attempts: tries.attempts, deferrals: tries.deferrals, now: now())
         let firstRefusal = tally.withLockedValue { tally in
             defer { tally.record(answer.token, apnsID: answer.apnsID, outcome: answer.outcome, verdict: verdict) }
             return tally.credentialRefusal == nil

@@ -38,12 +38,11 @@ extension JobProcessor {
         }
         if !tally.retrying.isEmpty {
             let (tier, delay, lastError) = retrySchedule(tally, credential: pending.credentialName)
-            // The copy counts an attempt only if APNs processed one of its tokens; a copy of tokens APNs
-            // never processed (no stream, no connection) counts a deferral; tokens set aside (draining, a
-            // paused or refused credential) count neither, as a single job's postponement does not.
-            let retryAttempts = job.previousAttempts + (tally.retryProcessed ? 1 : 0)
-            let deferrals = job.previousDeferrals + (tally.deferredAny && !tally.retryProcessed ? 1 : 0)
-            publications.append(messages.retry(MulticastBody.message(original, holding: tally.retrying), tier: tier, delay: delay, attempts: retryAttempts, deferrals: deferrals, lastError: lastError, credential: pending.credentialName))
+            // A copy per kind of try, as a single job would be counted: tokens APNs processed count an
+            // attempt, tokens it never processed a deferral, tokens set aside neither.
+            for copy in tally.retrying.copies(after: job.previousTries) {
+                publications.append(messages.retry(MulticastBody.message(original, holding: copy.tokens), tier: tier, delay: delay, attempts: copy.tries.attempts, deferrals: copy.tries.deferrals, lastError: lastError, credential: pending.credentialName))
+            }
         }
         return publications
     }

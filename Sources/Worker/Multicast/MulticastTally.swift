@@ -13,9 +13,8 @@ struct MulticastTally {
     /// Tokens this pass answers, in the order APNs answered them: all but the delivered ones, unless
     /// ``keepsDelivered``.
     private(set) var outcomes: [TokenOutcome] = []
-    /// Tokens for the retry tier: transient failures, and tokens never sent (credential refused or
-    /// paused, worker draining).
-    private(set) var retrying: [DeviceToken] = []
+    /// Tokens for the retry tier, grouped by what this pass tried on them.
+    private(set) var retrying = RetryGroups()
     /// Tokens whose retries ran out or whose deadline passed: they go to the dead letters.
     private(set) var dead: [DeviceToken] = []
     /// The first dead token's failure, for the dead letter's `last-error`.
@@ -26,11 +25,6 @@ struct MulticastTally {
     private(set) var credentialRefusal: String?
     /// Whether APNs may have acted on any request of this pass (then the pass is an attempt).
     private(set) var processedAny = false
-    /// Whether a retrying token failed without APNs processing it (then the pass is a deferral).
-    private(set) var deferredAny = false
-    /// Whether a retrying token failed after APNs processed it: only then does the retry copy count an
-    /// attempt (tokens set aside, or refused with the credential, were never tried).
-    private(set) var retryProcessed = false
     /// Why the pass stopped sending before its last token, if it did.
     var setAside: SetAside?
 
@@ -73,10 +67,8 @@ struct MulticastTally {
             entry.detail = lastError
             markDead(token, because: verdict.lastError ?? lastError)
         case .retry(let tier, let delay, let lastError):
-            retrying.append(token)
+            if processed { retrying.attempted.append(token) } else { retrying.deferred.append(token) }
             counts.retrying += 1
-            deferredAny = deferredAny || !processed
-            retryProcessed = retryProcessed || processed
             if retry.map({ $0.tier < tier || ($0.tier == tier && $0.delay < delay) }) ?? true { retry = (tier, delay, lastError) }
             return
         case .credentialRefused(let lastError):
@@ -91,7 +83,7 @@ struct MulticastTally {
     /// A token not sent in this pass (its credential is paused, or the worker is draining): retried
     /// later without counting an attempt.
     mutating func postpone(_ token: DeviceToken) {
-        retrying.append(token)
+        retrying.setAside.append(token)
         counts.retrying += 1
     }
 
@@ -126,6 +118,31 @@ struct MulticastTally {
     private mutating func markDead(_ token: DeviceToken, because error: String) {
         dead.append(token)
         deadError = deadError ?? error
+    }
+}
+
+/// The tokens of a pass that go on to a retry tier, by what the pass tried on each. Each group that
+/// holds any goes in its own copy, so a token is charged only for its own try: a copy that carried
+/// the pass's count to every retrying token charged a token APNs never processed with another token's
+/// attempt, and in a 503 storm such tokens ran out of attempts they never made.
+struct RetryGroups {
+    /// Tried, and APNs may have processed the try (a 503, say): charged an attempt.
+    var attempted: [DeviceToken] = []
+    /// Tried, and APNs never processed it (no stream in time, a refused stream): charged a deferral.
+    var deferred: [DeviceToken] = []
+    /// Never tried in this pass (the credential was refused or paused, the worker was draining):
+    /// charged nothing.
+    var setAside: [DeviceToken] = []
+
+    var isEmpty: Bool { attempted.isEmpty && deferred.isEmpty && setAside.isEmpty }
+
+    /// A copy per group that holds tokens, with the tries its tokens made, from the job's `previous`.
+    func copies(after previous: Tries) -> [(tokens: [DeviceToken], tries: Tries)] {
+        [
+            (attempted, previous.after(processed: true)),
+            (deferred, previous.after(processed: false)),
+            (setAside, previous),
+        ].filter { !$0.0.isEmpty }
     }
 }
 

@@ -85,15 +85,13 @@ extension JobProcessor {
     func conclude(_ pending: PendingSend, outcome: Result<APNsResponse, APNsSendError>) -> [Publication] {
         let (job, context, name) = (pending.job, pending.context, pending.credentialName)
         // A try APNs never processed (no stream in time, refused, no connection) is not an attempt.
-        let processed = outcome.processedByAPNs
-        let attempts = job.previousAttempts + (processed ? 1 : 0)
-        let deferrals = job.previousDeferrals + (processed ? 0 : 1)
-        let verdict = policy.verdict(for: outcome, job: job, attempts: attempts, deferrals: deferrals, now: now())
+        let tries = job.previousTries.after(processed: outcome.processedByAPNs)
+        let verdict = policy.verdict(for: outcome, job: job, attempts: tries.attempts, deferrals: tries.deferrals, now: now())
         if case .credentialRefused(let lastError) = verdict {
             pauseRefused(name, lastError: lastError, jobID: job.id)
             return [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError, credential: name)]
         }
-        return complete(verdict, job: job, credential: name, attempts: attempts, deferrals: deferrals, context: context)
+        return complete(verdict, job: job, credential: name, attempts: tries.attempts, deferrals: tries.deferrals, context: context)
     }
 
     /// The credential and endpoint for `job`: named, or by topic; the job's environment may pick the
