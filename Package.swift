@@ -113,8 +113,33 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The operator's dead-letter tooling (list, replay, purge): reads what the worker writes, runs
+        // beside it, never inside it.
+        .target(
+            name: "DeadLetterTools",
+            dependencies: [
+                "AMQP", "APNsCore", "Worker",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The HTTP endpoint operators scrape and probe (/metrics, /health/live, /health/ready).
+        .target(
+            name: "OperationsHTTP",
+            dependencies: [
+                "Worker",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -136,7 +161,8 @@ let package = Package(
         .executableTarget(
             name: "APNsWorkerCLI",
             dependencies: [
-                "AMQP", "APNsCore", "APNsClient", "HTTP2", "JSON", "TLS", "Worker", "WorkerConfiguration",
+                "AMQP", "APNsCore", "APNsClient", "DeadLetterTools", "HTTP2", "JSON", "OperationsHTTP", "TLS", "Worker",
+                "WorkerConfiguration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -220,7 +246,7 @@ let package = Package(
         .testTarget(
             name: "WorkerTests",
             dependencies: [
-                "Worker", "WorkerConfiguration", "AMQP", "APNsClient", "APNsCore", "MockAPNs", "TestSupport",
+                "Worker", "WorkerConfiguration", "DeadLetterTools", "AMQP", "APNsClient", "APNsCore", "MockAPNs", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -2,6 +2,7 @@ import AMQP
 import ArgumentParser
 import Logging
 import Metrics
+import OperationsHTTP
 import Prometheus
 import ServiceLifecycle
 import UnixSignals

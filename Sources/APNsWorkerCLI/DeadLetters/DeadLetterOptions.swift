@@ -1,5 +1,6 @@
 import AMQP
 import ArgumentParser
+import DeadLetterTools
 import Foundation
 import Logging
 import Worker

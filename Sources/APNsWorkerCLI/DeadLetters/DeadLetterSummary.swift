@@ -1,3 +1,4 @@
+import DeadLetterTools
 import Foundation
 import JSON
 import Worker

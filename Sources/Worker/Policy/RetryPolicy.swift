@@ -92,7 +92,7 @@ public struct RetryPolicy: Sendable {
 
 extension Duration {
     /// Seconds as a floating-point number.
-    var seconds: TimeInterval {
+    package var seconds: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }

@@ -66,7 +66,7 @@ extension JobProcessor {
     /// copy takes whatever was decided; a dead letter an operator replayed takes it only if APNs
     /// accepted the push (replaying a failure asks for another try); anything else is a new job.
     func rememberedOutcome(_ key: AnsweredOutcomes.Key, jobID: String, delivery: AMQPDelivery) -> JobStep? {
-        let replayed = delivery.message.properties.headers[ReplayedJob.replayedAtHeader] != nil
+        let replayed = delivery.message.properties.headers[RetryHeaders.replayedAt] != nil
         let repeated = Self.mayRepeat(delivery)
         guard repeated || replayed, let outcome = answered.outcome(for: key), repeated || outcome.accepted else { return nil }
         metrics.republished.increment()

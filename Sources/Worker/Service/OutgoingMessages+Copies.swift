@@ -12,7 +12,7 @@ extension OutgoingMessages {
     /// worker sends it and nowhere else.
     static let routingHeaders = ["CC", "BCC"]
     /// The worker's own headers, kept whatever else goes.
-    static let ownHeaders = RetryHeaders.names.union([ResultContext.publishedAtHeader, droppedHeader, DeadLetter.deadLetteredAtHeader])
+    static let ownHeaders = RetryHeaders.names.union([ResultContext.publishedAtHeader, droppedHeader, RetryHeaders.deadLetteredAt])
 
     /// `message` with whatever AMQP cannot carry removed (normally nothing).
     package static func carriable(_ message: AMQPMessage) -> AMQPMessage {

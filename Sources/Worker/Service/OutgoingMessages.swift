@@ -44,8 +44,8 @@ package struct OutgoingMessages {
     func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String, at time: Date, credential: String?) -> Publication {
         var message = annotated(original, RetryHeaders(attempts: attempts), lastError: lastError, credential: credential)
         message.properties.expiration = nil
-        message.properties.headers[DeadLetter.deadLetteredAtHeader] = .int(Int64(time.timeIntervalSince1970 * 1000))
-        let reason = JobResult.routingWord(DeadLetter.code(of: lastError))
+        message.properties.headers[RetryHeaders.deadLetteredAt] = .int(Int64(time.timeIntervalSince1970 * 1000))
+        let reason = JobResult.routingWord(RetryHeaders.code(ofLastError: lastError))
         return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: Self.carriable(message), kind: .deadLetter(reason: reason))
     }
 

@@ -1,26 +1,36 @@
-import AMQP
+package import AMQP
 
 /// The headers the worker writes on a job's retried and dead-lettered copies, and reads back when a
 /// copy returns: their names, how they are written and how far a value a producer forged is trusted.
 /// Not `x-` names: those are the broker's.
-struct RetryHeaders: Equatable {
+package struct RetryHeaders: Equatable {
     /// APNs attempts made so far.
-    static let attempts = "retry-attempt"
+    package static let attempts = "retry-attempt"
     /// Tries APNs never processed (no stream in time, refused, no connection); written only when any.
-    static let deferrals = "retry-deferred"
+    package static let deferrals = "retry-deferred"
     /// The last failure, at most ``lastErrorLimit`` characters.
-    static let lastError = "last-error"
+    package static let lastError = "last-error"
     static let lastErrorLimit = 500
     /// The credential the worker chose for the job (named by the job or found by its topic).
-    static let credential = "credential"
+    package static let credential = "credential"
     /// Names one copy sent to a retry tier, so that the same copy handed back twice (the broker's
     /// dead-lettering from a tier is at-least-once) is answered from ``AnsweredOutcomes``.
-    static let copy = "retry-copy"
-    /// Every name above, which a copy keeps whatever else it must drop.
-    static let names: Set<String> = [attempts, deferrals, lastError, credential, copy]
+    package static let copy = "retry-copy"
+    /// On a dead letter: when the worker gave the job up, in milliseconds since 1970.
+    package static let deadLetteredAt = "dead-lettered-at"
+    /// On a job an operator replayed from the dead letters: when, as `2026-11-24T10:00:00.123Z`. A
+    /// replayed job may have been answered by APNs before, in this process.
+    package static let replayedAt = "replayed-at"
+    /// Every name a retried copy carries, which a copy keeps whatever else it must drop.
+    package static let names: Set<String> = [attempts, deferrals, lastError, credential, copy]
+
+    /// The code a `last-error` text starts with: everything before its first colon.
+    package static func code(ofLastError lastError: String) -> String {
+        String(lastError.prefix { $0 != ":" })
+    }
 
     /// The `retry-copy` of `message`, when the worker sent it to a retry tier.
-    static func copy(of message: AMQPMessage) -> String? {
+    package static func copy(of message: AMQPMessage) -> String? {
         guard case .string(let name)? = message.properties.headers[copy] else { return nil }
         return name
     }
@@ -30,8 +40,8 @@ struct RetryHeaders: Equatable {
         String(UInt64.random(in: .min ... .max), radix: 16)
     }
 
-    var attempts: Int
-    var deferrals: Int
+    package var attempts: Int
+    package var deferrals: Int
 
     /// The counts a returning copy carries; absent headers count zero. A count a producer may have
     /// written itself is kept within what the worker would have written (below the policy's limits): a

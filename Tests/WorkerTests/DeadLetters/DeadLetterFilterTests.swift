@@ -1,4 +1,5 @@
 import AMQP
+@testable import DeadLetterTools
 import Foundation
 import Testing
 @testable import Worker

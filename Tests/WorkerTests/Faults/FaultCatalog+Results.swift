@@ -1,5 +1,6 @@
 import AMQP
 import APNsCore
+import DeadLetterTools
 import Foundation
 import MockAPNs
 import TestSupport

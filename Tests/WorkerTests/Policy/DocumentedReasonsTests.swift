@@ -1,4 +1,5 @@
 import APNsCore
+import DeadLetterTools
 import Foundation
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import AMQP
 import APNsClient
 import APNsCore
+import DeadLetterTools
 import Foundation
 import Logging
 import NIOConcurrencyHelpers

@@ -1,11 +1,12 @@
 public import AMQP
 public import Foundation
+import Worker
 
 /// A dead letter made a job again: the same body and id (so the same apns-id), a fresh attempt
 /// count, and a `replayed-at` header saying when an operator sent it back.
 public enum ReplayedJob {
     /// When the job was replayed, as `2026-11-24T10:00:00.123Z`.
-    public static let replayedAtHeader = "replayed-at"
+    public static let replayedAtHeader = RetryHeaders.replayedAt
 
     /// Headers a replayed job must not carry: the worker's counts and the name of its last retry copy
     /// (the job starts afresh), the broker's delivery count of the dead-letter queue, and when it was

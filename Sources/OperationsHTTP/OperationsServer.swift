@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOPosix
 public import Prometheus
 public import ServiceLifecycle
+public import Worker
 
 /// The HTTP endpoint operators scrape and probe: `GET /metrics` (Prometheus text), `/health/live`
 /// (the process answers) and `/health/ready` (200 only while ``Readiness/ready``; the JSON says why).

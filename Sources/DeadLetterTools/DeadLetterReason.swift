@@ -1,4 +1,5 @@
 import APNsCore
+import Worker
 
 /// The codes a dead letter's reason can be, so a `--reason` an operator types can be told apart from
 /// one no letter will ever have (`HTTP503` where the worker writes `ServiceUnavailable`).

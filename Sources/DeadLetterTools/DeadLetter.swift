@@ -1,6 +1,7 @@
 public import AMQP
 import APNsCore
 public import Foundation
+import Worker
 
 /// One message in the dead-letter queue as an operator triages it: which job, why it is there, whose
 /// it is and since when. Read from the message alone; a body that is not a valid job still gives
@@ -51,7 +52,7 @@ public struct DeadLetter: Sendable {
 
     /// The code a `last-error` text starts with: everything before its first colon.
     public static func code(of lastError: String) -> String {
-        String(lastError.prefix { $0 != ":" })
+        RetryHeaders.code(ofLastError: lastError)
     }
 
     private static func chosenCredential(_ headers: [String: AMQPFieldValue]) -> String? {
@@ -60,7 +61,7 @@ public struct DeadLetter: Sendable {
     }
 
     /// The header the worker writes on every dead letter: milliseconds since 1970.
-    public static let deadLetteredAtHeader = "dead-lettered-at"
+    public static let deadLetteredAtHeader = RetryHeaders.deadLetteredAt
 
     private static func time(_ headers: [String: AMQPFieldValue]) -> Date? {
         if case .int(let milliseconds)? = headers[deadLetteredAtHeader] {

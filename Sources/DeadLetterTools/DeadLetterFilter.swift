@@ -1,4 +1,5 @@
 public import Foundation
+import Worker
 
 /// Which dead letters an operator means: every condition given must hold, and within one condition any
 /// of its values may match. No condition at all selects everything.
