@@ -97,6 +97,35 @@ struct WorkerObservabilityTests {
         await harness.tearDown()
     }
 
+    @Test("a credential APNs refuses shows in health and metrics, and the worker stays ready for every other credential")
+    func pausedCredentialKeepsReadiness() async throws {
+        let metricsPort = FaultRun.freePort()
+        let harness = try await WorkerHarness.make(mockSetup: {
+            // APNs refuses team-one's key once (as it would a revoked key): it pauses for 600 s.
+            $0.faults.forcedReason = "InvalidProviderToken"
+            $0.faults.forcedReasonCount = 1
+        }) { settings in
+            settings.metrics.port = metricsPort
+            settings.worker.credentialBackoff = .seconds(600)
+        }
+        try await harness.publish([JobFactory.alert(id: "paused-1", token: JobFactory.token("b"))])
+        let worker = try harness.launchWorker()
+        let paused = #"apns_credential_paused{credential="team-one"}"#
+        try await waitUntil(harness) { (try? http(port: metricsPort, path: "/metrics")).map { value(of: paused, in: $0.body) == 1 } ?? false }
+
+        let ready = try http(port: metricsPort, path: "/health/ready")
+        #expect(ready.status == 200, "\(ready.body)")
+        #expect(ready.body.contains(#""ready":true"#), "\(ready.body)")
+        #expect(ready.body.contains(#""paused_credentials":["team-one"]"#), "the paused credential is in the detail: \(ready.body)")
+        let metrics = try http(port: metricsPort, path: "/metrics")
+        #expect(value(of: #"apns_credential_paused{credential="team-two"}"#, in: metrics.body) == 0)
+
+        worker.terminate()
+        worker.waitUntilExit()
+        #expect(worker.terminationStatus == 0)
+        await harness.tearDown()
+    }
+
     /// A plain HTTP/1.1 GET through curl (the endpoint is loopback-only here).
     func http(port: Int, path: String) throws -> (status: Int, body: String) {
         let text = try ProcessRun.blocking("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]).output
