@@ -23,11 +23,14 @@ extension JobProcessor {
         case .success(let resolved): (entry, environment) = resolved
         }
         let name = entry.settings.name
-        if let deadline = job.deadline, deadline <= now() {
-            return .publish(completeChannel(.expired(lastError: "deadline passed before sending"), job: job, credential: name, attempts: job.previousAttempts, context: context))
-        }
-        if let until = gate.pausedUntil(name, at: now()) {
-            return .publish([postpone(delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: until.timeIntervalSince(now()), reason: Self.pausedReason(name), credential: name)])
+        let now = now()
+        switch Admission.decide(deadline: job.deadline, pausedUntil: gate.pausedUntil(name, at: now), now: now) {
+        case .send:
+            break
+        case .expire:
+            return .publish(completeChannel(.expired(lastError: "deadline passed before sending"), job: job, credential: name, tries: job.previousTries, context: context))
+        case .wait(let until):
+            return .publish([postpone(delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: until.timeIntervalSince(now), reason: Self.pausedReason(name), credential: name)])
         }
         let endpoint = job.request.isBroadcast
             ? broadcastEndpointSetting ?? endpointOverride ?? APNsEndpoint(environment: environment)
@@ -47,44 +50,31 @@ extension JobProcessor {
         let tries = job.previousTries.after(processed: outcome.processedByAPNs)
         let verdict = policy.verdict(for: outcome, deadline: job.deadline, attempts: tries.attempts, deferrals: tries.deferrals, now: now())
         if case .credentialRefused(let lastError) = verdict { pauseRefused(pending.credentialName, lastError: lastError, jobID: job.id) }
-        return completeChannel(verdict, job: job, credential: pending.credentialName, attempts: tries.attempts, deferrals: tries.deferrals, context: pending.context)
+        return completeChannel(verdict, job: job, credential: pending.credentialName, tries: tries, context: pending.context)
     }
 
-    /// The publications for `verdict`, as ``complete(_:job:credential:attempts:deferrals:context:)`` makes
-    /// them for notifications.
-    private func completeChannel(_ verdict: Verdict, job: ChannelJob, credential: String, attempts: Int, deferrals: Int = 0, context: ResultContext) -> [Publication] {
-        var result = channelResult(job, status: .failed, attempts: attempts, context: context)
-        result.credential = credential
-        let original = context.delivery.message
-        switch verdict {
-        case .delivered(let acceptance):
-            // APNs' answer, into the result a consumer reads.
-            result.status = .delivered
-            result.httpStatus = acceptance.status
-            result.requestID = acceptance.requestID ?? result.requestID
-            if case .create = job.request.operation { result.channelID = acceptance.channelID }
-            Self.read(acceptance.body, into: &result)
-        case .rejected(let rejection):
-            result.status = .rejected
-            result.apply(rejection)
-            result.apnsID = nil
-            result.requestID = rejection.requestID ?? result.requestID
-        case .failed(let code, let detail, let rejection):
-            if let rejection { result.apply(rejection) }
-            result.apnsID = nil
-            result.reason = code
-            result.detail = detail
-            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, attempts: attempts, credential: credential)]
-        case .expired(let lastError):
-            result.status = .expired
-            result.detail = lastError
-            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, attempts: attempts, credential: credential)]
-        case .retry(let tier, let delay, let lastError):
-            return [messages.retry(original, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError, credential: credential)]
-        case .credentialRefused(let lastError):
-            return [postpone(context.delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: credentialBackoff.seconds, reason: lastError, credential: credential)]
+    /// The publications of a channel request's `verdict`: as a notification's, with APNs' answer read
+    /// into the result a consumer reads (the new channel's id, a read's policy, a list's channels).
+    private func completeChannel(_ verdict: Verdict, job: ChannelJob, credential: String, tries: Tries, context: ResultContext) -> [Publication] {
+        let result = channelResult(job, status: .failed, attempts: tries.attempts, context: context)
+        return publications(for: verdict, result: result, tries: tries, previous: job.previousTries, credential: credential, context: context) { result, verdict in
+            switch verdict {
+            case .delivered(let acceptance):
+                result.httpStatus = acceptance.status
+                result.requestID = acceptance.requestID ?? result.requestID
+                if case .create = job.request.operation { result.channelID = acceptance.channelID }
+                Self.read(acceptance.body, into: &result)
+            case .rejected(let rejection):
+                result.apply(rejection)
+                result.apnsID = nil
+                result.requestID = rejection.requestID ?? result.requestID
+            case .failed(_, _, let rejection):
+                if let rejection { result.apply(rejection) }
+                result.apnsID = nil
+            default:
+                break
+            }
         }
-        return [messages.result(result, replyTo: context.replyTo)]
     }
 
     /// A channel job that cannot be sent (no credential for it): a failed result and a dead letter.

@@ -69,8 +69,11 @@ extension JobProcessor {
         if draining.load(ordering: .relaxed) || Task.isCancelled { return .draining }
         guard index % 32 == 0 else { return nil }
         let now = now()
-        if let deadline = run.pending.job.deadline, deadline <= now { return .deadline }
-        return gate.pausedUntil(run.pending.credentialName, at: now).map { .paused(until: $0) }
+        switch Admission.decide(deadline: run.pending.job.deadline, pausedUntil: gate.pausedUntil(run.pending.credentialName, at: now), now: now) {
+        case .send: return nil
+        case .expire: return .deadline
+        case .wait(let until): return .paused(until: until)
+        }
     }
 
     /// A token not sent: it expires if the job's deadline passed, else waits for the retry copy.

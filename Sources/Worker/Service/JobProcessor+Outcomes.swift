@@ -6,37 +6,65 @@ import Metrics
 
 /// What the processor publishes for each verdict.
 extension JobProcessor {
-    /// The result of `verdict`, with a retry or dead-letter copy where the verdict calls for one.
-    func complete(_ verdict: Verdict, job: Job, credential: String, attempts: Int, deferrals: Int = 0, context: ResultContext) -> [Publication] {
-        var result = context.result(status: .failed, attempts: attempts, completedAt: now(), job: job)
+    /// What a verdict publishes, for every kind of job: the result, with a retry or dead-letter copy
+    /// where the verdict calls for one. `result` comes filled with what the job's kind reports, and
+    /// `readAnswer` writes APNs' answer (an acceptance, a rejection) into it: the one step that differs
+    /// between a notification and a channel request.
+    ///
+    /// - Parameters:
+    ///   - tries: the job's counts after this try; a retry copy and a dead letter carry them.
+    ///   - previous: the counts the job arrived with; a job postponed for a refused credential keeps them.
+    func publications(
+        for verdict: Verdict, result: JobResult, tries: Tries, previous: Tries, credential: String, context: ResultContext,
+        readAnswer: (inout JobResult, Verdict) -> Void
+    ) -> [Publication] {
+        var result = result
         result.credential = credential
+        let original = context.delivery.message
         switch verdict {
-        case .delivered(let acceptance):
+        case .delivered:
             result.status = .delivered
-            result.httpStatus = 200
-            result.apnsID = acceptance.apnsID ?? job.request.apnsID?.value
-            result.apnsUniqueID = acceptance.uniqueID
-        case .rejected(let rejection):
+            readAnswer(&result, verdict)
+        case .rejected:
             result.status = .rejected
-            result.apply(rejection)
-        case .failed(let code, let detail, let rejection):
-            if let rejection { result.apply(rejection) }
+            readAnswer(&result, verdict)
+        case .failed(let code, let detail, _):
+            readAnswer(&result, verdict)
             // The failure code, even when APNs gave no reason (then it is "HTTP<status>").
             result.reason = code
             result.detail = detail
-            return [messages.result(result, replyTo: context.replyTo), deadLetter(context.delivery.message, verdict, attempts: attempts, credential: credential)]
+            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, attempts: tries.attempts, credential: credential)]
         case .expired(let lastError):
             result.status = .expired
             result.detail = lastError
-            return [messages.result(result, replyTo: context.replyTo), deadLetter(context.delivery.message, verdict, attempts: attempts, credential: credential)]
+            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, attempts: tries.attempts, credential: credential)]
         case .retry(let tier, let delay, let lastError):
-            logger.debug("retrying job", metadata: ["job": "\(job.id)", "attempts": "\(attempts)", "tier": "\(tier)", "error": "\(lastError)"])
-            return [messages.retry(context.delivery.message, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: lastError, credential: credential)]
+            logger.debug("retrying job", metadata: ["job": "\(result.id ?? "?")", "attempts": "\(tries.attempts)", "tier": "\(tier)", "error": "\(lastError)"])
+            return [messages.retry(original, tier: tier, delay: delay, attempts: tries.attempts, deferrals: tries.deferrals, lastError: lastError, credential: credential)]
         case .credentialRefused(let lastError):
-            return [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError, credential: credential)]
+            return [postpone(context.delivery, attempts: previous.attempts, deferrals: previous.deferrals, for: credentialBackoff.seconds, reason: lastError, credential: credential)]
         }
-        if result.apnsID == nil { result.apnsID = job.request.apnsID?.value }
         return [messages.result(result, replyTo: context.replyTo)]
+    }
+
+    /// The publications of a notification's `verdict`.
+    func complete(_ verdict: Verdict, job: Job, credential: String, tries: Tries, context: ResultContext) -> [Publication] {
+        let result = context.result(status: .failed, attempts: tries.attempts, completedAt: now(), job: job)
+        return publications(for: verdict, result: result, tries: tries, previous: job.previousTries, credential: credential, context: context) { result, verdict in
+            switch verdict {
+            case .delivered(let acceptance):
+                result.httpStatus = 200
+                result.apnsID = acceptance.apnsID ?? job.request.apnsID?.value
+                result.apnsUniqueID = acceptance.uniqueID
+            case .rejected(let rejection):
+                result.apply(rejection)
+                if result.apnsID == nil { result.apnsID = job.request.apnsID?.value }
+            case .failed(_, _, let rejection?):
+                result.apply(rejection)
+            default:
+                break
+            }
+        }
     }
 
     /// A job that cannot be sent: a `failed` result (when it has an id) and a dead letter.

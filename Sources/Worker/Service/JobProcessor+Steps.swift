@@ -49,16 +49,17 @@ extension JobProcessor {
             resolved = found
         }
         let name = resolved.entry.settings.name
-        if let deadline = job.deadline, deadline <= now() {
-            if let multicast = job.multicast {
-                return .publish(expired(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint), multicast))
-            }
-            return .publish(complete(.expired(lastError: "deadline passed before sending"), job: job, credential: name, attempts: job.previousAttempts, context: context))
+        let pending = PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint)
+        let now = now()
+        switch Admission.decide(deadline: job.deadline, pausedUntil: gate.pausedUntil(name, at: now), now: now) {
+        case .send:
+            return .send(pending)
+        case .expire:
+            if let multicast = job.multicast { return .publish(expired(pending, multicast)) }
+            return .publish(complete(.expired(lastError: "deadline passed before sending"), job: job, credential: name, tries: job.previousTries, context: context))
+        case .wait(let until):
+            return .publish([postpone(delivery, job: job, for: until.timeIntervalSince(now), reason: Self.pausedReason(name), credential: name)])
         }
-        if let until = gate.pausedUntil(name, at: now()) {
-            return .publish([postpone(delivery, job: job, for: until.timeIntervalSince(now()), reason: Self.pausedReason(name), credential: name)])
-        }
-        return .send(PendingSend(job: job, context: context, credential: resolved.entry.credential, credentialName: name, endpoint: resolved.endpoint))
     }
 
     /// The outcome an earlier delivery of this job left in ``AnsweredOutcomes``, as the step that
@@ -87,11 +88,8 @@ extension JobProcessor {
         // A try APNs never processed (no stream in time, refused, no connection) is not an attempt.
         let tries = job.previousTries.after(processed: outcome.processedByAPNs)
         let verdict = policy.verdict(for: outcome, job: job, attempts: tries.attempts, deferrals: tries.deferrals, now: now())
-        if case .credentialRefused(let lastError) = verdict {
-            pauseRefused(name, lastError: lastError, jobID: job.id)
-            return [postpone(context.delivery, job: job, for: credentialBackoff.seconds, reason: lastError, credential: name)]
-        }
-        return complete(verdict, job: job, credential: name, attempts: tries.attempts, deferrals: tries.deferrals, context: context)
+        if case .credentialRefused(let lastError) = verdict { pauseRefused(name, lastError: lastError, jobID: job.id) }
+        return complete(verdict, job: job, credential: name, tries: tries, context: context)
     }
 
     /// The credential and endpoint for `job`: named, or by topic; the job's environment may pick the
