@@ -13,8 +13,8 @@ extension APNsConnection {
             case .submit(let submission):
                 submit(submission)
                 flush = true
-            case .resume(let pending, let outcome):
-                pending.continuation.resume(returning: outcome)
+            case .resume(let slot, let outcome):
+                requests.remove(slot).continuation.resume(returning: outcome)
             case .report(let event):
                 log(event)
                 report(self, event)
@@ -54,9 +54,10 @@ extension APNsConnection {
             run(machine.submitFailed(submission, .sessionRefused("the HTTP/2 session is gone")))
             return
         }
-        let headers = submission.context.request.headers(authority: authority, token: submission.token)
+        let request = requests[submission.context].request
+        let headers = request.headers(authority: authority, token: submission.token)
         do {
-            let streamID = try session.submitRequest(headers: headers, body: submission.context.request.body)
+            let streamID = try session.submitRequest(headers: headers, body: request.body)
             run(machine.streamOpened(submission, as: streamID, now: .now()))
         } catch where error.isInvalidHeader {
             run(machine.submitFailed(submission, .invalidRequest(error.message)))

@@ -15,10 +15,11 @@ import Transport
 /// and written only on ``eventLoop``; the entry points callable from elsewhere (``execute(_:)``,
 /// ``retire(reason:)``) hop onto it first.
 final class APNsConnection: @unchecked Sendable {
-    typealias Machine = APNsConnectionStateMachine<PendingRequest>
+    /// The machine knows each request by its slot in ``requests``.
+    typealias Machine = APNsConnectionStateMachine<Int>
 
     /// A request and its caller. The continuation is unsafe (unchecked) to spare an allocation per
-    /// request; it is resumed exactly once because the state machine hands each request back in
+    /// request; it is resumed exactly once because the state machine hands each request's slot back in
     /// exactly one resume action.
     struct PendingRequest {
         let request: OutgoingRequest
@@ -38,6 +39,7 @@ final class APNsConnection: @unchecked Sendable {
     let authority: String
 
     var machine: Machine
+    var requests = RequestSlots<PendingRequest>()
     var timers = Timers()
 
     /// The scheduled tasks the machine asked for, cancelled when the socket closes so a closed
@@ -143,7 +145,8 @@ final class APNsConnection: @unchecked Sendable {
     func execute(_ request: OutgoingRequest) async -> StreamOutcome {
         await withUnsafeContinuation { continuation in
             eventLoop.execute {
-                self.run(self.machine.requestArrived(PendingRequest(request: request, continuation: continuation), now: .now()))
+                let slot = self.requests.insert(PendingRequest(request: request, continuation: continuation))
+                self.run(self.machine.requestArrived(slot, now: .now()))
             }
         }
     }

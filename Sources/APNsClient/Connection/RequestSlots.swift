@@ -1,0 +1,38 @@
+/// The requests a connection holds, each in a numbered slot: the state machine and its actions know a
+/// request by its slot number only.
+///
+/// A request (its payload, headers' values, the caller's continuation) is stored once, when it arrives,
+/// and taken out once, when its caller resumes. Carried inside the machine's actions instead, it was
+/// copied (and its buffers retained and released) at every step of its way.
+struct RequestSlots<Request> {
+    private var entries: [Request?] = []
+    /// Slots emptied and free for reuse, so the table grows to the most requests held at once.
+    private var free: [Int] = []
+
+    /// Stores `request` and returns its slot.
+    mutating func insert(_ request: Request) -> Int {
+        if let slot = free.popLast() {
+            entries[slot] = request
+            return slot
+        }
+        entries.append(request)
+        return entries.count - 1
+    }
+
+    /// The request in `slot`, which must hold one.
+    subscript(slot: Int) -> Request {
+        guard let request = entries[slot] else { preconditionFailure("request slot \(slot) is empty") }
+        return request
+    }
+
+    /// Takes the request out of `slot`, which must hold one; the slot is free again.
+    mutating func remove(_ slot: Int) -> Request {
+        guard let request = entries[slot] else { preconditionFailure("request slot \(slot) is empty") }
+        entries[slot] = nil
+        free.append(slot)
+        return request
+    }
+
+    /// Requests held now.
+    var count: Int { entries.count - free.count }
+}
