@@ -43,6 +43,8 @@ struct WorkerObservabilityTests {
         bodies.append(JobFactory.Kind.tooLarge.body(id: "obs-large"))
         try await harness.publish(bodies)
         let worker = try harness.launchWorker()
+        // A failed wait or check must not leave the process running after the test.
+        defer { if worker.isRunning { worker.terminate(); worker.waitUntilExit() } }
         let results = try await harness.results(count: bodies.count, idle: .seconds(15))
         #expect(results.count == bodies.count)
 
@@ -110,6 +112,8 @@ struct WorkerObservabilityTests {
         }
         try await harness.publish([JobFactory.alert(id: "paused-1", token: JobFactory.token("b"))])
         let worker = try harness.launchWorker()
+        // A failed wait or check must not leave the process running after the test.
+        defer { if worker.isRunning { worker.terminate(); worker.waitUntilExit() } }
         let paused = #"apns_credential_paused{credential="team-one"}"#
         try await waitUntil(harness) { (try? http(port: metricsPort, path: "/metrics")).map { value(of: paused, in: $0.body) == 1 } ?? false }
 
