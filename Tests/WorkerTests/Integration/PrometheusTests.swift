@@ -35,6 +35,7 @@ struct PrometheusTests {
         let bodies = (0..<40).map { JobFactory.alert(id: "prom-\($0)") }
         try await harness.publish(bodies)
         let worker = try harness.launchWorker()
+        defer { if worker.isRunning { worker.terminate(); worker.waitUntilExit() } }
         _ = try await harness.results(count: bodies.count, idle: Duration.seconds(15))
 
         // What the worker counted reaches Prometheus through a real scrape.

@@ -30,10 +30,12 @@ struct WorkerProcessTests {
         let ids = (0..<3000).map { "kill-\($0)" }
         try await harness.publish(ids.map { JobFactory.alert(id: $0) })
         let first = try harness.launchWorker()
+        defer { if first.isRunning { first.terminate(); first.waitUntilExit() } }
         try await waitUntil(harness) { harness.mock.server.recorder.snapshot.accepted >= 600 }
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
         let second = try harness.launchWorker()
+        defer { if second.isRunning { second.terminate(); second.waitUntilExit() } }
         // Duplicates are allowed here, so counting results would stop before the last jobs finished.
         let results = try await harness.results(covering: Set(ids), idle: .seconds(15))
         second.terminate()
@@ -54,11 +56,13 @@ struct WorkerProcessTests {
         let ids = (0..<3000).map { "term-\($0)" }
         try await harness.publish(ids.map { JobFactory.alert(id: $0) })
         let first = try harness.launchWorker()
+        defer { if first.isRunning { first.terminate(); first.waitUntilExit() } }
         try await waitUntil(harness) { harness.mock.server.recorder.snapshot.accepted >= 600 }
         first.terminate()
         first.waitUntilExit()
         #expect(first.terminationStatus == 0)
         let second = try harness.launchWorker()
+        defer { if second.isRunning { second.terminate(); second.waitUntilExit() } }
         let results = try await harness.results(count: ids.count, idle: .seconds(15))
         second.terminate()
         second.waitUntilExit()

@@ -49,10 +49,12 @@ struct BrokerMigrationTests {
         // Before: the fleet on 3.10, with a backlog.
         try await Self.publish(oldJobs, to: blue.harness)
         let oldWorker = try blue.harness.launchWorker()
+        defer { if oldWorker.isRunning { oldWorker.terminate(); oldWorker.waitUntilExit() } }
         try await waitUntil(blue.harness) { blue.harness.mock.server.recorder.snapshot.accepted >= 1000 }
 
         // The move: producers publish to 4.0, where new workers consume; the old workers keep draining.
         let newWorker = try green.harness.launchWorker()
+        defer { if newWorker.isRunning { newWorker.terminate(); newWorker.waitUntilExit() } }
         try await Self.publish(newJobs, to: green.harness)
 
         // The old broker is drained when its jobs queue and every retry tier are empty, and every old

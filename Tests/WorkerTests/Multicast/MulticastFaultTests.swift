@@ -133,6 +133,7 @@ struct MulticastFaultTests {
         let harness = try await WorkerHarness.make(mockSetup: { $0.faults.latency = .fixed(milliseconds: 5) })
         let tokens = try await Self.publishJobs(harness, prefix: "mkill")
         let first = try harness.launchWorker()
+        defer { if first.isRunning { first.terminate(); first.waitUntilExit() } }
         try await waitUntil(harness) { harness.mock.server.recorder.snapshot.accepted >= 3000 }
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
@@ -140,6 +141,7 @@ struct MulticastFaultTests {
         try await Task.sleep(for: .milliseconds(300))
         let pushedBeforeKill = harness.mock.server.recorder.snapshot.accepted
         let second = try harness.launchWorker()
+        defer { if second.isRunning { second.terminate(); second.waitUntilExit() } }
         let results = try await Self.results(harness, tokens, idle: .seconds(20))
         second.terminate()
         second.waitUntilExit()

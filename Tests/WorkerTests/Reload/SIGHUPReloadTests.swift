@@ -32,6 +32,7 @@ struct SIGHUPReloadTests {
         }
 
         let process = try harness.launchWorker()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         try await harness.publish(jobs("first"))
         #expect(try await harness.results(count: 200).allSatisfy { $0.status == .delivered })
 
@@ -73,6 +74,7 @@ struct SIGHUPReloadTests {
         }
 
         let process = try harness.launchWorker()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         #expect(try await delivered("first"))
 
         var settings = harness.settings
