@@ -30,7 +30,7 @@ extension JobProcessor {
         case .expire:
             return .publish(completeChannel(.expired(lastError: "deadline passed before sending"), job: job, credential: name, tries: job.previousTries, context: context))
         case .wait(let until):
-            return .publish([postpone(delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: until.timeIntervalSince(now), reason: Self.pausedReason(name), credential: name)])
+            return .publish([postpone(delivery, tries: job.previousTries, for: until.timeIntervalSince(now), reason: Self.pausedReason(name), credential: name)])
         }
         let endpoint = job.request.isBroadcast
             ? broadcastEndpointSetting ?? endpointOverride ?? APNsEndpoint(environment: environment)

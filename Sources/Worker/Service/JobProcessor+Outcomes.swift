@@ -42,7 +42,7 @@ extension JobProcessor {
             logger.debug("retrying job", metadata: ["job": "\(result.id ?? "?")", "attempts": "\(tries.attempts)", "tier": "\(tier)", "error": "\(lastError)"])
             return [messages.retry(original, tier: tier, delay: delay, attempts: tries.attempts, deferrals: tries.deferrals, lastError: lastError, credential: credential)]
         case .credentialRefused(let lastError):
-            return [postpone(context.delivery, attempts: previous.attempts, deferrals: previous.deferrals, for: credentialBackoff.seconds, reason: lastError, credential: credential)]
+            return [postpone(context.delivery, tries: previous, for: credentialBackoff.seconds, reason: lastError, credential: credential)]
         }
         return [messages.result(result, replyTo: context.replyTo)]
     }
@@ -85,15 +85,11 @@ extension JobProcessor {
         messages.deadLetter(original, attempts: attempts, lastError: verdict.lastError ?? "\(verdict)", at: now(), credential: credential)
     }
 
-    /// The job back to a retry tier at least `seconds` long, its attempts unchanged.
-    func postpone(_ delivery: AMQPDelivery, job: Job, for seconds: TimeInterval, reason: String, credential: String?) -> Publication {
-        postpone(delivery, attempts: job.previousAttempts, deferrals: job.previousDeferrals, for: seconds, reason: reason, credential: credential)
-    }
-
-    /// Any job's message back to a retry tier at least `seconds` long, with these counts.
-    func postpone(_ delivery: AMQPDelivery, attempts: Int, deferrals: Int, for seconds: TimeInterval, reason: String, credential: String?) -> Publication {
+    /// Any job's message back to a retry tier at least `seconds` long, with the counts it arrived with
+    /// (`tries`): a postponed job was not tried.
+    func postpone(_ delivery: AMQPDelivery, tries: Tries, for seconds: TimeInterval, reason: String, credential: String?) -> Publication {
         let (tier, delay) = policy.schedule(attempts: 1, retryAfter: .seconds(max(0, seconds)), jitter: 1)
-        return messages.retry(delivery.message, tier: tier, delay: delay, attempts: attempts, deferrals: deferrals, lastError: reason, credential: credential)
+        return messages.retry(delivery.message, tier: tier, delay: delay, attempts: tries.attempts, deferrals: tries.deferrals, lastError: reason, credential: credential)
     }
 
     /// The `last-error` of a job postponed because its credential is paused.

@@ -58,7 +58,7 @@ extension JobProcessor {
             if let multicast = job.multicast { return .publish(expired(pending, multicast)) }
             return .publish(complete(.expired(lastError: "deadline passed before sending"), job: job, credential: name, tries: job.previousTries, context: context))
         case .wait(let until):
-            return .publish([postpone(delivery, job: job, for: until.timeIntervalSince(now), reason: Self.pausedReason(name), credential: name)])
+            return .publish([postpone(delivery, tries: job.previousTries, for: until.timeIntervalSince(now), reason: Self.pausedReason(name), credential: name)])
         }
     }
 

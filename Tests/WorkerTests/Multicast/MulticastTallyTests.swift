@@ -19,8 +19,9 @@ struct MulticastTallyTests {
 
     /// Records `outcome` for `token` with the verdict the worker would reach on it.
     func record(_ outcome: Result<APNsResponse, APNsSendError>, for token: DeviceToken, in tally: inout MulticastTally) throws {
-        let tries = try job().previousTries.after(processed: outcome.processedByAPNs)
-        let verdict = policy.verdict(for: outcome, job: try job(), attempts: tries.attempts, deferrals: tries.deferrals, now: now, jitter: 1)
+        let job = try job()
+        let tries = job.previousTries.after(processed: outcome.processedByAPNs)
+        let verdict = policy.verdict(for: outcome, job: job, attempts: tries.attempts, deferrals: tries.deferrals, now: now, jitter: 1)
         tally.record(token, apnsID: APNsID.derived(fromJobID: "m", token: token), outcome: outcome, verdict: verdict)
     }
 

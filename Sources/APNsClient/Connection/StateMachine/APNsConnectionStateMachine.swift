@@ -8,8 +8,9 @@ import NIOCore
 /// The connection feeds it events on its event loop and carries out the ``Action``s it returns, in
 /// order. A request is known by its `Context` (the connection's slot number for it: the request and
 /// its caller stay in the connection's table, not in actions), and every context that enters through
-/// ``requestArrived(_:now:)`` leaves in exactly one ``Action/resume(_:_:)``. When a request makes the connection drain, the pool hears of
-/// the draining before the caller resumes, so the caller's resend never comes back to this connection.
+/// ``requestArrived(_:now:)`` leaves in exactly one ``Action/resume(_:_:)``. When a request makes the
+/// connection drain, the pool hears of the draining before the caller resumes, so the caller's resend
+/// never comes back to this connection.
 /// Time comes in as `now`; the token source brings its own clock.
 struct APNsConnectionStateMachine<Context> {
     enum Phase: Equatable { case connecting, ready, draining, closed }
