@@ -32,6 +32,34 @@ struct AMQPConsumeTests {
         await client.close()
     }
 
+    @Test("two queues, each with its own prefetch: one queue's unacked deliveries never hold back the other's; each delivery names its queue")
+    func prefetchPerQueue() async throws {
+        let client = try await TestBroker.connectedClient()
+        let bulk = TestBroker.uniqueName("bulk")
+        let urgent = TestBroker.uniqueName("urgent")
+        try await client.declare(queues: [TestBroker.queue(bulk, quorum: true), TestBroker.queue(urgent, quorum: true)])
+        try await Self.fill(client, bulk, (0..<10).map { "b\($0)" })
+        let inbox = DeliveryInbox(batches: try await client.consumeBatches([
+            AMQPConsumedQueue(name: bulk, prefetch: 4), AMQPConsumedQueue(name: urgent, prefetch: 2),
+        ]))
+        let held = await inbox.take(4)
+        try #require(held.count == 4)
+        #expect(held.allSatisfy { $0.queue == bulk })
+        #expect(await inbox.take(1, within: .milliseconds(300)).isEmpty, "bulk's window is full")
+        try await Self.fill(client, urgent, ["u0", "u1", "u2"])
+        let urgentOnes = await inbox.take(2)
+        #expect(urgentOnes.map(\.message.text) == ["u0", "u1"], "urgent's own window, while bulk's stays full")
+        #expect(urgentOnes.allSatisfy { $0.queue == urgent })
+        #expect(await inbox.take(1, within: .milliseconds(300)).isEmpty, "urgent's window is full too")
+        await client.ack(urgentOnes[0])
+        let next = await inbox.take(1)
+        #expect(next.map(\.message.text) == ["u2"], "an urgent ack frees an urgent place, not a bulk one")
+        await client.cancelConsuming()
+        try await client.deleteQueue(bulk)
+        try await client.deleteQueue(urgent)
+        await client.close()
+    }
+
     @Test("ack removes; reject with requeue redelivers flagged as redelivered; reject without requeue dead-letters")
     func ackAndReject() async throws {
         let client = try await TestBroker.connectedClient()

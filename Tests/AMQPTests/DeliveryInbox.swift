@@ -20,6 +20,16 @@ final class DeliveryInbox: Sendable {
         }
     }
 
+    /// The deliveries of a batched consumer, in order.
+    init(batches stream: AsyncStream<[AMQPDelivery]>) {
+        Task {
+            for await batch in stream {
+                self.state.withLockedValue { $0.received += batch }
+            }
+            self.state.withLockedValue { $0.finished = true }
+        }
+    }
+
     /// Waits until `count` deliveries not yet taken have arrived (or `timeout` passed) and takes them all.
     func take(_ count: Int, within timeout: Duration = .seconds(5)) async -> [AMQPDelivery] {
         _ = await wait(until: timeout) { $0.received.count - $0.taken >= count }

@@ -17,7 +17,7 @@ extension AMQPClient {
         queues: [String], prefetch: UInt16, onLoop deliver: @escaping @Sendable ([AMQPDelivery]) -> Void,
         finished: @escaping @Sendable () -> Void = {}
     ) async throws {
-        let request = ConsumeRequest(queues: queues, prefetch: prefetch, sink: .onLoop(deliver: deliver, finished: finished))
+        let request = ConsumeRequest(queues: AMQPConsumedQueue.equalShares(of: prefetch, among: queues), sink: .onLoop(deliver: deliver, finished: finished))
         try await withCheckedThrowingContinuation { submit(.consume(request, $0)) }
     }
 }

@@ -87,7 +87,7 @@ public final class AMQPClient: Sendable {
     /// consumer per client: a second call throws `.invalidArgument`.
     public func consume(queue: String, prefetch: UInt16) async throws -> AsyncStream<AMQPDelivery> {
         let (stream, continuation) = AsyncStream.makeStream(of: AMQPDelivery.self, bufferingPolicy: .unbounded)
-        let request = ConsumeRequest(queues: [queue], prefetch: prefetch, sink: .each(continuation))
+        let request = ConsumeRequest(queues: [AMQPConsumedQueue(name: queue, prefetch: prefetch)], sink: .each(continuation))
         try await withCheckedThrowingContinuation { submit(.consume(request, $0)) }
         return stream
     }
@@ -103,8 +103,15 @@ public final class AMQPClient: Sendable {
     /// down, at least 1), so every queue is served and no more than `prefetch` are unacked in all.
     /// Their deliveries come out of one stream; acks work across them (delivery tags are the channel's).
     public func consumeBatches(queues: [String], prefetch: UInt16) async throws -> AsyncStream<[AMQPDelivery]> {
+        try await consumeBatches(AMQPConsumedQueue.equalShares(of: prefetch, among: queues))
+    }
+
+    /// ``consumeBatches(queue:prefetch:)`` over several queues, each with its own limit of unacked
+    /// deliveries (its consumer's `basic.qos`): a queue whose deliveries wait long for their acks cannot
+    /// hold back another's. Each delivery names its ``AMQPDelivery/queue``.
+    public func consumeBatches(_ queues: [AMQPConsumedQueue]) async throws -> AsyncStream<[AMQPDelivery]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [AMQPDelivery].self, bufferingPolicy: .unbounded)
-        let request = ConsumeRequest(queues: queues, prefetch: prefetch, sink: .batches(continuation))
+        let request = ConsumeRequest(queues: queues, sink: .batches(continuation))
         try await withCheckedThrowingContinuation { submit(.consume(request, $0)) }
         return stream
     }

@@ -23,7 +23,7 @@ enum ClientCommand: Sendable {
         case .publishBatch: "publish and ack"
         case .settle: "ack or reject"
         case .topology(let request, _): request.operation
-        case .consume(let request, _): "consume \(request.queues.joined(separator: ", "))"
+        case .consume(let request, _): "consume \(request.queues.map(\.name).joined(separator: ", "))"
         case .cancelConsuming: "cancel consuming"
         case .reopen: "reopen the connection"
         case .close: "close"

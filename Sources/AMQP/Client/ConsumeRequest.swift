@@ -1,6 +1,5 @@
 /// A consumer to start, and where its deliveries go.
 struct ConsumeRequest: Sendable {
-    var queues: [String]
-    var prefetch: UInt16
+    var queues: [AMQPConsumedQueue]
     var sink: DeliverySink
 }

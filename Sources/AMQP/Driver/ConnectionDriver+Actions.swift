@@ -25,8 +25,8 @@ extension ConnectionDriver {
                 closingConnections -= 1
                 if closingConnections == 0, case .closed = phase { resumeCloseWaiters() }
             }
-        case .startConsumer(let queues, let prefetch):
-            startConsumer(queues: queues, prefetch: prefetch)
+        case .startConsumer(let queues):
+            startConsumer(queues: queues)
         case .cancelConsumer(let tags):
             cancelConsumer(tags: tags)
         case .finishDeliveries:
@@ -83,22 +83,28 @@ extension ConnectionDriver {
         }
     }
 
-    /// Checks the queues exist (on the topology channel, so a 404 cannot close the work channel), sets
-    /// the prefetch and starts consuming each. All or none: if one fails, those started in this call
+    /// Checks the queues exist (on the topology channel, so a 404 cannot close the work channel), then
+    /// starts consuming each after setting its prefetch (`basic.qos` applies to the consumers started
+    /// after it on the channel, so each gets its own limit). All or none: if one fails, those started in this call
     /// are cancelled, so a retry never leaves a queue with two consumers. Replies from a connection
     /// that has been replaced meanwhile are ignored: the new one starts the consumer again.
-    private func startConsumer(queues: [String], prefetch: UInt16) {
+    private func startConsumer(queues: [AMQPConsumedQueue]) {
         guard let connection else { return }
         let generation = state.generation
-        var steps: [(OutboundMethod, UInt16, String)] = queues.map { (.queueDeclare(AMQPQueueDeclaration(name: $0), passive: true), AMQPConnection.topologyChannel, "find queue \($0)") }
-        steps.append((.basicQos(prefetchCount: prefetch), AMQPConnection.workChannel, "basic.qos \(prefetch)"))
-        steps += queues.map { (.basicConsume(queue: $0), AMQPConnection.workChannel, "consume \($0)") }
+        var steps: [(OutboundMethod, UInt16, String)] = queues.map {
+            (.queueDeclare(AMQPQueueDeclaration(name: $0.name), passive: true), AMQPConnection.topologyChannel, "find queue \($0.name)")
+        }
+        for queue in queues {
+            steps.append((.basicQos(prefetchCount: queue.prefetch), AMQPConnection.workChannel, "basic.qos \(queue.prefetch)"))
+            steps.append((.basicConsume(queue: queue.name), AMQPConnection.workChannel, "consume \(queue.name)"))
+        }
+        let names = queues.map { "\($0.name) (prefetch \($0.prefetch))" }.joined(separator: ", ")
         var started: [String: String] = [:]
         var remaining = steps[...]
         func next() {
             guard state.generation == generation, self.connection === connection else { return }
             guard let (method, channel, operation) = remaining.popFirst() else {
-                logger.debug("AMQP consuming", metadata: ["queues": "\(queues.joined(separator: ", "))", "prefetch": "\(prefetch) each"])
+                logger.debug("AMQP consuming", metadata: ["queues": "\(names)"])
                 run(state.consumerStarted(tags: started))
                 return
             }
@@ -113,7 +119,7 @@ extension ConnectionDriver {
                     guard state.generation == generation, self.connection === connection else { return }
                     if connection.isOpen {
                         for tag in started.values { connection.call(.basicCancel(consumerTag: tag), on: AMQPConnection.workChannel, operation: "cancel consumer \(tag)") { _ in } }
-                        logger.error("AMQP consumer could not start", metadata: ["queues": "\(queues.joined(separator: ", "))", "error": "\(error)"])
+                        logger.error("AMQP consumer could not start", metadata: ["queues": "\(names)", "error": "\(error)"])
                     }
                     run(state.consumerFailed(error, connectionUsable: connection.isOpen, now: now()))
                 }

@@ -59,12 +59,12 @@ extension ConnectionDriver {
         case .consume(let request, let continuation):
             guard state.consumer == nil else {
                 request.sink.finish()
-                continuation.resume(throwing: AMQPError(.invalidArgument, operation: "consume \(request.queues.joined(separator: ", "))", message: "this client already consumes \(state.consumer!.name); cancel that first"))
+                continuation.resume(throwing: AMQPError(.invalidArgument, operation: "consume \(request.queues.map(\.name).joined(separator: ", "))", message: "this client already consumes \(state.consumer!.name); cancel that first"))
                 return
             }
             sink = request.sink
             consumeWaiter = continuation
-            run(state.consumeRequested(queues: request.queues, prefetch: request.prefetch))
+            run(state.consumeRequested(queues: request.queues))
         case .cancelConsuming(let continuation):
             // Answered once the broker confirmed the cancel and the stream ended (see `finishDeliveries`).
             cancelWaiters.append(continuation)

@@ -26,7 +26,7 @@ extension ConnectionDriver: AMQPConnectionDelegate {
         case .basicNack(let tag, let multiple):
             run(state.confirmReceived(tag, multiple: multiple, positive: false))
         case .basicCancel(let tag):
-            let queue = state.consumer?.tags.first { $0.value == tag }?.key ?? ""
+            let queue = state.consumer?.queue(ofTag: tag) ?? ""
             logger.error("AMQP broker cancelled the consumer; retrying", metadata: ["queue": "\(queue)"])
             run(state.consumerCancelledByBroker(tag: tag, now: now()))
         case .connectionBlocked(let reason):
@@ -60,7 +60,7 @@ extension ConnectionDriver: AMQPConnectionDelegate {
             }
             state.returned(sequence: UInt64(number), replyCode: info.replyCode, replyText: info.replyText)
         case .deliver(let info):
-            guard state.delivered(info.deliveryTag) else {
+            guard let queue = state.delivered(info.deliveryTag, consumerTag: info.consumerTag) else {
                 // Nobody consumes (the consumer was cancelled meanwhile): back to the queue.
                 source.write(.basicReject(deliveryTag: info.deliveryTag, requeue: true), on: AMQPConnection.workChannel)
                 return
@@ -69,7 +69,7 @@ extension ConnectionDriver: AMQPConnectionDelegate {
             let message = AMQPMessage(body: Array(content.body.readableBytesView), properties: properties)
             received.append(AMQPDelivery(
                 message: message, deliveryTag: info.deliveryTag, redelivered: info.redelivered,
-                exchange: info.exchange, routingKey: info.routingKey, generation: state.generation
+                exchange: info.exchange, routingKey: info.routingKey, queue: queue, generation: state.generation
             ))
         }
     }

@@ -10,17 +10,20 @@ public struct AMQPDelivery: Sendable {
     public let exchange: String
     /// The routing key it was published with.
     public let routingKey: String
+    /// The queue it came from (one of those the consumer takes from).
+    public let queue: String
     /// The connection generation that delivered it: acks and rejects from an older generation are dropped,
     /// since the broker has already requeued the message.
     public let generation: UInt64
 
     /// For tests and fakes; the client builds deliveries from `basic.deliver`.
-    public init(message: AMQPMessage, deliveryTag: UInt64, redelivered: Bool, exchange: String, routingKey: String, generation: UInt64) {
+    public init(message: AMQPMessage, deliveryTag: UInt64, redelivered: Bool, exchange: String, routingKey: String, queue: String = "", generation: UInt64) {
         self.message = message
         self.deliveryTag = deliveryTag
         self.redelivered = redelivered
         self.exchange = exchange
         self.routingKey = routingKey
+        self.queue = queue
         self.generation = generation
     }
 }

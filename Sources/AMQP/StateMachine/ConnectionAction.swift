@@ -9,7 +9,7 @@ enum ConnectionAction: Equatable {
     /// Check the queues, set the prefetch (per consumer) and start consuming each on the current
     /// channel, all or none; then report ``ConnectionStateMachine/consumerStarted(tags:)`` or
     /// ``ConnectionStateMachine/consumerFailed(_:connectionUsable:now:)``.
-    case startConsumer(queues: [String], prefetch: UInt16)
+    case startConsumer(queues: [AMQPConsumedQueue])
     /// `basic.cancel` each consumer and hand out what arrived before the broker's cancel-oks.
     case cancelConsumer(tags: [String])
     /// The consumer is gone for good: finish its delivery stream.

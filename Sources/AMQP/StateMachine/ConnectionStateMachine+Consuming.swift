@@ -1,23 +1,24 @@
 /// Consuming: the consumer across connections, deliveries, and their acks and rejects.
 extension ConnectionStateMachine {
     /// `consume()`: the one consumer of this client starts now on every queue (its caller is answered
-    /// once it runs). `prefetch` bounds the unacknowledged deliveries of all the queues together: each
-    /// queue's consumer gets an equal share, rounded down (at least 1), so the broker hands out every
-    /// queue's messages and never more than `prefetch` in all.
-    mutating func consumeRequested(queues: [String], prefetch: UInt16) -> [ConnectionAction] {
-        let name = queues.joined(separator: ", ")
+    /// once it runs), each queue's broker consumer with that queue's limit of unacked deliveries.
+    mutating func consumeRequested(queues: [AMQPConsumedQueue]) -> [ConnectionAction] {
+        let name = queues.map(\.name).joined(separator: ", ")
         if let consumer {
             return [.answerConsume(AMQPError(.invalidArgument, operation: "consume \(name)", message: "this client already consumes \(consumer.name); cancel that first"))]
         }
-        guard !queues.isEmpty, Set(queues).count == queues.count else {
+        guard !queues.isEmpty, Set(queues.map(\.name)).count == queues.count else {
             return [.answerConsume(AMQPError(.invalidArgument, operation: "consume \(name)", message: "give one or more distinct queues"))]
         }
         guard isConnected, closing == nil else {
             return [.answerConsume(AMQPError(.notConnected, operation: "consume \(name)", message: closing != nil ? "the client is closing" : "the connection is down; reconnecting"))]
         }
-        let share = max(1, prefetch / UInt16(clamping: queues.count))
-        consumer = Consumer(queues: queues, prefetch: share, retryAt: nil, answerPending: true)
-        return [.startConsumer(queues: queues, prefetch: share)]
+        guard queues.allSatisfy({ $0.prefetch > 0 }) else {
+            // 0 is "no limit" to the broker: every message of the queue would be delivered at once.
+            return [.answerConsume(AMQPError(.invalidArgument, operation: "consume \(name)", message: "give each queue a prefetch of 1 or more"))]
+        }
+        consumer = Consumer(queues: queues, retryAt: nil, answerPending: true)
+        return [.startConsumer(queues: queues)]
     }
 
     /// Consumers run on the current channel under these tags (queue → tag): all the idle queues' at
@@ -50,7 +51,7 @@ extension ConnectionStateMachine {
     /// The broker cancelled consumer `tag` (its queue was deleted): that queue's consumer is started
     /// again with backoff; the other queues' go on.
     mutating func consumerCancelledByBroker(tag: String, now: ContinuousClock.Instant) -> [ConnectionAction] {
-        guard let queue = consumer?.tags.first(where: { $0.value == tag })?.key else { return [] }
+        guard let queue = consumer?.queue(ofTag: tag) else { return [] }
         consumer?.tags[queue] = nil
         consumer?.retryAt = now + consumerBackoff.nextDelay(using: &random)
         return []
@@ -60,7 +61,7 @@ extension ConnectionStateMachine {
     /// ``consumerCancelled()`` reports the cancel done.
     mutating func cancelRequested() -> [ConnectionAction] {
         guard let consumer else { return [] }
-        let tags = consumer.queues.compactMap { consumer.tags[$0] }
+        let tags = consumer.queues.compactMap { consumer.tags[$0.name] }
         if !tags.isEmpty, isConnected { return [.cancelConsumer(tags: tags)] }
         return consumerCancelled()
     }
@@ -72,11 +73,12 @@ extension ConnectionStateMachine {
         return (consumer.answerPending ? [.answerConsume(AMQPError(.notConnected, operation: "consume \(consumer.name)", message: "cancelled"))] : []) + [.finishDeliveries]
     }
 
-    /// A delivery arrived; false when nobody consumes (it must go back to the queue).
-    mutating func delivered(_ tag: UInt64) -> Bool {
-        guard consumer != nil, isConnected else { return false }
+    /// A delivery arrived from consumer `consumerTag`: the queue it came from, or nil when nobody
+    /// consumes it (it must go back to the queue).
+    mutating func delivered(_ tag: UInt64, consumerTag: String) -> String? {
+        guard let consumer, isConnected, let queue = consumer.queue(ofTag: consumerTag) else { return nil }
         deliveries.delivered(tag)
-        return true
+        return queue
     }
 
     /// An ack or reject from a caller; dropped when it names an older connection's delivery (the broker

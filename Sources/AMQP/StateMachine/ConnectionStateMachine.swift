@@ -14,10 +14,9 @@ struct ConnectionStateMachine {
     }
 
     /// The one consumer this client runs, across connections: a broker consumer per queue on the work
-    /// channel, each allowed `prefetch` unacknowledged deliveries.
+    /// channel, each allowed its queue's `prefetch` unacknowledged deliveries.
     struct Consumer: Equatable {
-        let queues: [String]
-        let prefetch: UInt16
+        let queues: [AMQPConsumedQueue]
         /// The broker's tag of each queue's consumer on the current channel; a queue without one needs
         /// starting.
         var tags: [String: String] = [:]
@@ -27,11 +26,16 @@ struct ConnectionStateMachine {
         var answerPending: Bool
 
         /// The queues with no broker consumer on the current channel, in the caller's order.
-        var idleQueues: [String] { queues.filter { tags[$0] == nil } }
+        var idleQueues: [AMQPConsumedQueue] { queues.filter { tags[$0.name] == nil } }
         /// Whether every queue has its broker consumer (asked on every event: no array built).
         var isRunning: Bool { tags.count == queues.count }
         /// The queues, for messages.
-        var name: String { queues.joined(separator: ", ") }
+        var name: String { queues.map(\.name).joined(separator: ", ") }
+
+        /// The queue whose broker consumer has `tag` on the current channel (a few queues: a scan).
+        func queue(ofTag tag: String) -> String? {
+            tags.first { $0.value == tag }?.key
+        }
     }
 
     /// A publish batch in flight.
@@ -118,7 +122,7 @@ struct ConnectionStateMachine {
         consumer.tags = [:]
         consumer.retryAt = nil
         self.consumer = consumer
-        return [.startConsumer(queues: consumer.queues, prefetch: consumer.prefetch)]
+        return [.startConsumer(queues: consumer.queues)]
     }
 
     /// An attempt to open failed; the next one waits longer (and moves on to the next node after two).
@@ -169,7 +173,7 @@ struct ConnectionStateMachine {
         }
         if isConnected, closing == nil, let consumer, !consumer.idleQueues.isEmpty, let at = consumer.retryAt, at <= now {
             self.consumer?.retryAt = nil
-            return [.startConsumer(queues: consumer.idleQueues, prefetch: consumer.prefetch)]
+            return [.startConsumer(queues: consumer.idleQueues)]
         }
         // Done once the consumer's cancel is confirmed and every confirm arrived (or at the deadline,
         // or when there is no connection left to wait on).

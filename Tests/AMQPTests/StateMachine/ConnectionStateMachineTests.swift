@@ -18,10 +18,12 @@ struct ConnectionStateMachineTests {
     static func consuming() -> Machine {
         var machine = machine()
         _ = machine.connected(now: start)
-        _ = machine.consumeRequested(queues: ["jobs"], prefetch: 10)
+        _ = machine.consumeRequested(queues: [Self.jobs])
         _ = machine.consumerStarted(tags: ["jobs": "c1"])
         return machine
     }
+
+    static let jobs = AMQPConsumedQueue(name: "jobs", prefetch: 10)
 
     static let lost = AMQPError(.connectionLost, operation: "read", message: "the broker closed the socket")
 
@@ -102,8 +104,8 @@ struct ConnectionStateMachineTests {
     @Test("a batch: its delivery is acked once every message is confirmed, and it resumes after the ack is written")
     func batchAcked() {
         var machine = Self.consuming()
-        let accepted = machine.delivered(5)
-        #expect(accepted)
+        let accepted = machine.delivered(5, consumerTag: "c1")
+        #expect(accepted == "jobs")
         #expect(machine.batchRequested(1, members: [10, 11], deliveryTag: 5, deliveryGeneration: 1) == [])
         _ = machine.publishRequested(10, generation: 1)
         _ = machine.publishRequested(11, generation: 1)
@@ -119,7 +121,7 @@ struct ConnectionStateMachineTests {
     @Test("a batch with a returned, nacked or refused message resumes at once, un-acked")
     func batchNotAcked() {
         var machine = Self.consuming()
-        _ = machine.delivered(5)
+        _ = machine.delivered(5, consumerTag: "c1")
         _ = machine.batchRequested(1, members: [10, 11], deliveryTag: 5, deliveryGeneration: 1)
         _ = machine.publishRequested(10, generation: 1)
         let refused = AMQPError(.invalidArgument, operation: "publish", message: "cannot be encoded")
@@ -134,7 +136,7 @@ struct ConnectionStateMachineTests {
     @Test("a batch whose connection is lost before its ack is written resumes un-acked; one of an older connection is never acked")
     func batchAcrossReconnect() {
         var machine = Self.consuming()
-        _ = machine.delivered(5)
+        _ = machine.delivered(5, consumerTag: "c1")
         _ = machine.batchRequested(1, members: [10], deliveryTag: 5, deliveryGeneration: 1)
         _ = machine.publishRequested(10, generation: 1)
         _ = machine.confirmReceived(1, multiple: false, positive: true)
@@ -148,7 +150,7 @@ struct ConnectionStateMachineTests {
     @Test("acks of consecutive deliveries go out as one multiple ack; the rest one by one; a duplicate never")
     func coalescedAcks() {
         var machine = Self.consuming()
-        for tag in 1...6 { _ = machine.delivered(UInt64(tag)) }
+        for tag in 1...6 { _ = machine.delivered(UInt64(tag), consumerTag: "c1") }
         for tag in [2, 1, 3] { _ = machine.settleRequested(UInt64(tag), generation: 1, ack: true) }
         _ = machine.settleRequested(5, generation: 1, ack: true)
         #expect(machine.flushSettlements() == [.sendAck(deliveryTag: 3, multiple: true), .sendAck(deliveryTag: 5, multiple: false)])
@@ -163,53 +165,69 @@ struct ConnectionStateMachineTests {
     func consumerAcrossConnections() {
         var machine = Self.machine()
         _ = machine.connected(now: Self.start)
-        #expect(machine.consumeRequested(queues: ["jobs"], prefetch: 10) == [.startConsumer(queues: ["jobs"], prefetch: 10)])
+        #expect(machine.consumeRequested(queues: [Self.jobs]) == [.startConsumer(queues: [Self.jobs])])
         #expect(machine.consumerStarted(tags: ["jobs": "c1"]) == [.answerConsume(nil)])
         #expect(machine.isConsuming)
         _ = machine.connectionFailed(Self.lost, now: Self.start)
         #expect(!machine.isConsuming)
-        #expect(machine.connected(now: Self.start + .seconds(1)) == [.startConsumer(queues: ["jobs"], prefetch: 10)])
+        #expect(machine.connected(now: Self.start + .seconds(1)) == [.startConsumer(queues: [Self.jobs])])
         let missing = AMQPError(.brokerClosed(replyCode: 404), operation: "consume", message: "no queue")
         #expect(machine.consumerFailed(missing, connectionUsable: true, now: Self.start + .seconds(1)) == [])
         let due = machine.nextDeadline!
-        #expect(machine.tick(now: due) == [.startConsumer(queues: ["jobs"], prefetch: 10)])
+        #expect(machine.tick(now: due) == [.startConsumer(queues: [Self.jobs])])
         #expect(machine.consumerStarted(tags: ["jobs": "c2"]) == [], "no caller waits any more")
         #expect(machine.consumerCancelledByBroker(tag: "c2", now: due) == [])
         #expect(!machine.isConsuming && machine.nextDeadline != nil)
     }
 
-    @Test("several queues: the prefetch is shared, a broker cancel restarts only that queue, a close cancels them all")
+    @Test("several queues: each keeps its prefetch, a broker cancel restarts only that queue, a close cancels them all")
     func partitionedConsumer() {
         var machine = Self.machine()
         _ = machine.connected(now: Self.start)
-        let queues = ["jobs", "jobs.1", "jobs.2"]
-        #expect(machine.consumeRequested(queues: queues, prefetch: 500) == [.startConsumer(queues: queues, prefetch: 166)], "500 ÷ 3, rounded down")
+        let queues = AMQPConsumedQueue.equalShares(of: 500, among: ["jobs", "jobs.1", "jobs.2"])
+        #expect(queues.map(\.prefetch) == [166, 166, 166], "500 ÷ 3, rounded down")
+        #expect(machine.consumeRequested(queues: queues) == [.startConsumer(queues: queues)])
         #expect(machine.consumerStarted(tags: ["jobs": "c1", "jobs.1": "c2", "jobs.2": "c3"]) == [.answerConsume(nil)])
         #expect(machine.isConsuming)
         #expect(machine.consumerCancelledByBroker(tag: "c2", now: Self.start) == [])
         #expect(!machine.isConsuming)
-        #expect(machine.tick(now: machine.nextDeadline!) == [.startConsumer(queues: ["jobs.1"], prefetch: 166)], "only the cancelled queue")
+        #expect(machine.tick(now: machine.nextDeadline!) == [.startConsumer(queues: [queues[1]])], "only the cancelled queue")
         _ = machine.consumerStarted(tags: ["jobs.1": "c4"])
         #expect(machine.isConsuming)
         #expect(machine.closeRequested(now: Self.start, timeout: .seconds(5)) == [.cancelConsumer(tags: ["c1", "c4", "c3"])], "in the queues' order")
-        var tiny = Self.machine()
-        _ = tiny.connected(now: Self.start)
-        #expect(tiny.consumeRequested(queues: queues, prefetch: 2) == [.startConsumer(queues: queues, prefetch: 1)], "at least one each")
+        #expect(AMQPConsumedQueue.equalShares(of: 2, among: ["jobs", "jobs.1", "jobs.2"]).map(\.prefetch) == [1, 1, 1], "at least one each")
         var duplicate = Self.machine()
         _ = duplicate.connected(now: Self.start)
-        guard case .answerConsume(let error?) = duplicate.consumeRequested(queues: ["a", "a"], prefetch: 2).first else { Issue.record("a queue named twice was accepted"); return }
+        let twice = [AMQPConsumedQueue(name: "a", prefetch: 1), AMQPConsumedQueue(name: "a", prefetch: 5)]
+        guard case .answerConsume(let error?) = duplicate.consumeRequested(queues: twice).first else { Issue.record("a queue named twice was accepted"); return }
         #expect(error.code == .invalidArgument)
+        guard case .answerConsume(let unlimited?) = duplicate.consumeRequested(queues: [AMQPConsumedQueue(name: "a", prefetch: 0)]).first else {
+            Issue.record("a prefetch of 0 (no limit at the broker) was accepted"); return
+        }
+        #expect(unlimited.code == .invalidArgument)
+    }
+
+    @Test("deliveries name the queue whose consumer they came from; one from a consumer not running goes back")
+    func deliveriesNameTheirQueue() {
+        var machine = Self.machine()
+        _ = machine.connected(now: Self.start)
+        let queues = [AMQPConsumedQueue(name: "jobs", prefetch: 200), AMQPConsumedQueue(name: "jobs.urgent", prefetch: 20)]
+        #expect(machine.consumeRequested(queues: queues) == [.startConsumer(queues: queues)], "each with its own prefetch")
+        _ = machine.consumerStarted(tags: ["jobs": "c1", "jobs.urgent": "c2"])
+        #expect(machine.delivered(1, consumerTag: "c2") == "jobs.urgent")
+        #expect(machine.delivered(2, consumerTag: "c1") == "jobs")
+        #expect(machine.delivered(3, consumerTag: "c9") == nil, "no consumer of ours has that tag")
     }
 
     @Test("a consume() whose first start fails tells its caller, and leaves no consumer behind")
     func consumeFails() {
         var machine = Self.machine()
         _ = machine.connected(now: Self.start)
-        _ = machine.consumeRequested(queues: ["gone"], prefetch: 1)
+        _ = machine.consumeRequested(queues: [AMQPConsumedQueue(name: "gone", prefetch: 1)])
         let missing = AMQPError(.brokerClosed(replyCode: 404), operation: "consume", message: "no queue")
         #expect(machine.consumerFailed(missing, connectionUsable: true, now: Self.start) == [.answerConsume(missing)])
         #expect(machine.consumer == nil)
-        guard case .answerConsume(let twice?) = machine.consumeRequested(queues: ["a"], prefetch: 1).first, twice.code == .invalidArgument else {
+        guard case .answerConsume(let twice?) = machine.consumeRequested(queues: [AMQPConsumedQueue(name: "a", prefetch: 1)]).first, twice.code == .invalidArgument else {
             return  // started: fine, the first is gone
         }
         Issue.record("a second consumer was refused although the first is gone")
@@ -218,7 +236,7 @@ struct ConnectionStateMachineTests {
     @Test("close: the consumer is cancelled first, confirms get until the deadline, acks go out before the connection closes")
     func closing() {
         var machine = Self.consuming()
-        _ = machine.delivered(1)
+        _ = machine.delivered(1, consumerTag: "c1")
         _ = machine.publishRequested(9, generation: nil)
         #expect(machine.closeRequested(now: Self.start, timeout: .seconds(5)) == [.cancelConsumer(tags: ["c1"])])
         #expect(machine.consumerCancelled() == [.finishDeliveries])
