@@ -118,7 +118,8 @@ def report(design, hold, state, args):
     if len(delays) == args.urgent:
         line += "  bulk still queued at last urgent: %d" % state["bulk_left_at_last"]
     else:
-        line += "  urgent not delivered within %d s: %d of %d (bulk still queued: %d)" % (
+        line += "  " if delays else ""
+        line += "urgent not delivered within %d s: %d of %d (bulk still queued: %d)" % (
             args.timeout, args.urgent - len(delays), args.urgent, args.backlog - state["bulk_delivered"])
     print(line, flush=True)
 

@@ -16,6 +16,7 @@ struct PublishCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
     @Argument(help: "The JSON-lines file, or - for standard input.") var file: String
     @Option(help: "How many publishes may await their confirm at once.") var window = 1000
+    @Flag(help: "Publish to the urgent lane (topology.urgent_routing_key): the jobs start ahead of every bulk job.") var urgent = false
 
     func run() async throws {
         let settings = try options.settings()
@@ -25,6 +26,9 @@ struct PublishCommand: AsyncParsableCommand {
         let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: Logger(label: "apns.publish"))
         try await amqp.connect()
         let started = ContinuousClock.now
+        if urgent, settings.topology.urgentQueue == nil {
+            throw ValidationError("--urgent needs the urgent lane, which this configuration turns off (topology.urgent_queue: null)")
+        }
         let outcomes = try await publish(lines, with: amqp, topology: settings.topology)
         let elapsed = ContinuousClock.now - started
         await amqp.close()
@@ -37,7 +41,8 @@ struct PublishCommand: AsyncParsableCommand {
     }
 
     private func publish(_ lines: [[UInt8]], with amqp: AMQPClient, topology: TopologySection) async throws -> [AMQPPublishOutcome] {
-        try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
+        let routingKey = urgent ? topology.urgentRoutingKey : topology.jobsRoutingKey
+        return try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             var outcomes: [AMQPPublishOutcome] = []
             for (index, line) in lines.enumerated() {
                 if index >= window, let outcome = try await group.next() { outcomes.append(outcome) }
@@ -47,7 +52,7 @@ struct PublishCommand: AsyncParsableCommand {
                 properties.headers["published-at"] = .int(Int64(Date().timeIntervalSince1970 * 1000))
                 let message = AMQPMessage(body: line, properties: properties)
                 group.addTask {
-                    try await amqp.publish(exchange: topology.jobsExchange, routingKey: topology.jobsRoutingKey, message: message, mandatory: true)
+                    try await amqp.publish(exchange: topology.jobsExchange, routingKey: routingKey, message: message, mandatory: true)
                 }
             }
             for try await outcome in group { outcomes.append(outcome) }

@@ -66,13 +66,20 @@ public struct DeadLetterSweep: Sendable {
     public let queue: String
     public let jobsExchange: String
     public let jobsRoutingKey: String
+    /// The urgent lane's routing key, if lanes are on: a letter that left the urgent lane (its routing
+    /// key says so) is replayed into it.
+    public let urgentRoutingKey: String?
     public let plan: Plan
     public let now: @Sendable () -> Date
 
-    public init(queue: String, jobsExchange: String, jobsRoutingKey: String, plan: Plan, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        queue: String, jobsExchange: String, jobsRoutingKey: String, urgentRoutingKey: String? = nil, plan: Plan,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.queue = queue
         self.jobsExchange = jobsExchange
         self.jobsRoutingKey = jobsRoutingKey
+        self.urgentRoutingKey = urgentRoutingKey
         self.plan = plan
         self.now = now
     }
@@ -186,7 +193,8 @@ public struct DeadLetterSweep: Sendable {
             await pacer.wait()
             let copy = ReplayedJob.message(from: delivery.message, replayedAt: now())
             do {
-                let outcome = try await amqp.publish(exchange: jobsExchange, routingKey: jobsRoutingKey, message: copy, mandatory: true)
+                let lane = delivery.routingKey == urgentRoutingKey ? delivery.routingKey : jobsRoutingKey
+                let outcome = try await amqp.publish(exchange: jobsExchange, routingKey: lane, message: copy, mandatory: true)
                 if case .confirmed = outcome {
                     await amqp.ack(delivery)
                     return .replayed

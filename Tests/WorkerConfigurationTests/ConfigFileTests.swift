@@ -11,7 +11,10 @@ import WorkerConfiguration
         #expect(settings.worker.name == "worker-1")
         #expect(settings.amqp.urls.count == 2)
         #expect(settings.amqp.passwordFile == "/run/secrets/amqp-password")
-        #expect(settings.topology.retryQueueNames == ["apns.retry.5s", "apns.retry.30s", "apns.retry.2m", "apns.retry.10m"])
+        #expect(settings.topology.retryQueueNames == [
+            "apns.retry.5s", "apns.retry.30s", "apns.retry.2m", "apns.retry.10m",
+            "apns.retry.urgent.5s", "apns.retry.urgent.30s", "apns.retry.urgent.2m", "apns.retry.urgent.10m",
+        ])
         #expect(settings.credentials.map(\.name) == ["team-a", "legacy"])
         #expect(settings.credentials[0].kind == .token(teamID: "ABCDE12345", keyID: "KEY1234567", keyFile: "/run/secrets/AuthKey_KEY1234567.p8", allowInsecureKeyPermissions: false, refreshAge: 50 * 60))
         #expect(settings.credentials[1].kind == .pkcs12(file: "/run/secrets/legacy.p12", passwordFile: "/run/secrets/legacy.p12.password"))

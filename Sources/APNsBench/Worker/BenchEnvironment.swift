@@ -31,6 +31,7 @@ struct BenchEnvironment {
             settings.topology[keyPath: keyPath] = prefix + settings.topology[keyPath: keyPath]
         }
         settings.topology.resultsQueue = prefix + "apns.results"
+        settings.topology.urgentQueue = prefix + "apns.jobs.urgent"
         settings.topology.retryQueuePrefix = prefix + "apns.retry."
         settings.apns.endpoint = .init(host: "localhost", port: mock.port)
         settings.apns.caFile = "Tests/Fixtures/tls/ca.pem"

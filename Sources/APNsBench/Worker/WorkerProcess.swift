@@ -68,6 +68,7 @@ final class WorkerProcess {
             topology:
               jobs_exchange: \(topology.jobsExchange)
               jobs_queue: \(topology.jobsQueue)
+              urgent_queue: \(topology.urgentQueue ?? "null")
               partitions: \(topology.partitions)
               retry_exchange: \(topology.retryExchange)
               retry_queue_prefix: \(topology.retryQueuePrefix)

@@ -47,7 +47,11 @@ struct DeadLetterOptions: ParsableArguments {
         plan.rate = work?.rate
         plan.dryRun = work?.dryRun ?? false
         let queue = queue ?? settings.topology.deadQueue
-        let sweep = DeadLetterSweep(queue: queue, jobsExchange: settings.topology.jobsExchange, jobsRoutingKey: settings.topology.jobsRoutingKey, plan: plan)
+        let topology = settings.topology
+        let sweep = DeadLetterSweep(
+            queue: queue, jobsExchange: topology.jobsExchange, jobsRoutingKey: topology.jobsRoutingKey,
+            urgentRoutingKey: topology.urgentQueue == nil ? nil : topology.urgentRoutingKey, plan: plan
+        )
         let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: Logger(label: "apns.dead-letters"))
         try await amqp.connect()
         for unknown in reason where !DeadLetterReason.isKnown(unknown) {

@@ -82,7 +82,7 @@ extension JobProcessor {
         var result = channelResult(job, status: .failed, attempts: job.previousAttempts, context: context)
         result.reason = code
         result.detail = detail
-        return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, attempts: job.previousAttempts, lastError: "\(code): \(detail)", at: now(), credential: nil)]
+        return [messages.result(result, replyTo: context.replyTo), messages.deadLetter(context.delivery.message, lane: context.lane, attempts: job.previousAttempts, lastError: "\(code): \(detail)", at: now(), credential: nil)]
     }
 
     private func channelResult(_ job: ChannelJob, status: JobStatus, attempts: Int, context: ResultContext) -> JobResult {

@@ -34,14 +34,14 @@ extension JobProcessor {
         }
         let original = context.delivery.message
         if !tally.dead.isEmpty {
-            publications.append(messages.deadLetter(MulticastBody.message(original, holding: tally.dead), attempts: attempts, lastError: tally.deadError ?? "failed", at: completed, credential: pending.credentialName))
+            publications.append(messages.deadLetter(MulticastBody.message(original, holding: tally.dead), lane: context.lane, attempts: attempts, lastError: tally.deadError ?? "failed", at: completed, credential: pending.credentialName))
         }
         if !tally.retrying.isEmpty {
             let (tier, delay, lastError) = retrySchedule(tally, credential: pending.credentialName)
             // A copy per kind of try, as a single job would be counted: tokens APNs processed count an
             // attempt, tokens it never processed a deferral, tokens set aside neither.
             for copy in tally.retrying.copies(after: job.previousTries) {
-                publications.append(messages.retry(MulticastBody.message(original, holding: copy.tokens), tier: tier, delay: delay, attempts: copy.tries.attempts, deferrals: copy.tries.deferrals, lastError: lastError, credential: pending.credentialName))
+                publications.append(messages.retry(MulticastBody.message(original, holding: copy.tokens), lane: context.lane, tier: tier, delay: delay, attempts: copy.tries.attempts, deferrals: copy.tries.deferrals, lastError: lastError, credential: pending.credentialName))
             }
         }
         return publications

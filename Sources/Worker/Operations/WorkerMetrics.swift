@@ -2,6 +2,7 @@ import APNsClient
 import CoreMetrics
 import Foundation
 import Metrics
+import WorkerConfiguration
 
 /// The worker's own metrics, in Prometheus naming, through swift-metrics.
 ///
@@ -20,6 +21,8 @@ struct WorkerMetrics: Sendable {
     static let inFlightMetric = MetricDescription("apns_jobs_in_flight", .gauge, help: "Jobs started and not yet settled.")
     static let multicastRequestsMetric = MetricDescription("apns_multicast_requests_total", .counter, help: "Requests sent for multicast jobs' tokens, one per token and try.")
     static let multicastInFlightMetric = MetricDescription("apns_multicast_requests_in_flight", .gauge, help: "Multicast lanes running: requests multicast jobs may have at APNs now.")
+    static let laneRunningMetric = MetricDescription("apns_lane_jobs_running", .gauge, labels: ["lane"], help: "Jobs started and not yet ended, by lane (set when scraped).")
+    static let laneWaitingMetric = MetricDescription("apns_lane_jobs_waiting", .gauge, labels: ["lane"], help: "Deliveries received and not yet started, by lane (set when scraped).")
     static let prefetchMetric = MetricDescription("apns_prefetch", .gauge, help: "The configured prefetch (deliveries the broker may have outstanding).")
     static let connectionGenerationMetric = MetricDescription("amqp_connection_generation", .gauge, help: "Broker connections opened so far: 1, plus one per reconnect or reopen.")
     static let resultsMetric = MetricDescription("apns_results_total", .counter, labels: ["status", "reason", "credential"], help: "Results confirmed by the broker, by status, reason and credential.")
@@ -36,7 +39,7 @@ struct WorkerMetrics: Sendable {
         receivedMetric, ackedMetric, requeuedMetric, supersededMetric, republishedMetric, unroutableMetric, nackedMetric, nackExhaustedMetric,
         confirmDurationMetric, inFlightMetric, multicastRequestsMetric, multicastInFlightMetric, prefetchMetric, connectionGenerationMetric,
         resultsMetric, retriedMetric, deadLetteredMetric, certificateExpiryMetric, reloadsMetric, reloadSuccessfulMetric, reloadTimestampMetric,
-        pausedMetric,
+        pausedMetric, laneRunningMetric, laneWaitingMetric,
     ]
 
     let received = Counter(label: receivedMetric.name)
@@ -87,6 +90,12 @@ struct WorkerMetrics: Sendable {
     /// (an alert on `== 0` cannot tell "never reloaded" from "absent" otherwise).
     func configurationLoaded() {
         Gauge(label: Self.reloadSuccessfulMetric.name).record(1)
+    }
+
+    /// `lane`'s jobs running and deliveries waiting to start, as a scrape finds them.
+    func lane(_ lane: Lane, running: Int, waiting: Int) {
+        Gauge(label: Self.laneRunningMetric.name, dimensions: [("lane", lane.rawValue)]).record(running)
+        Gauge(label: Self.laneWaitingMetric.name, dimensions: [("lane", lane.rawValue)]).record(waiting)
     }
 
     /// 1 while `credential` is paused after APNs refused it, else 0.

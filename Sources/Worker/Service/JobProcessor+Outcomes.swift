@@ -3,6 +3,7 @@ import APNsCore
 import Foundation
 import Logging
 import Metrics
+import WorkerConfiguration
 
 /// What the processor publishes for each verdict.
 extension JobProcessor {
@@ -33,14 +34,14 @@ extension JobProcessor {
             // The failure code, even when APNs gave no reason (then it is "HTTP<status>").
             result.reason = code
             result.detail = detail
-            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, attempts: tries.attempts, credential: credential)]
+            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, lane: context.lane, attempts: tries.attempts, credential: credential)]
         case .expired(let lastError):
             result.status = .expired
             result.detail = lastError
-            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, attempts: tries.attempts, credential: credential)]
+            return [messages.result(result, replyTo: context.replyTo), deadLetter(original, verdict, lane: context.lane, attempts: tries.attempts, credential: credential)]
         case .retry(let tier, let delay, let lastError):
             logger.debug("retrying job", metadata: ["job": "\(result.id ?? "?")", "attempts": "\(tries.attempts)", "tier": "\(tier)", "error": "\(lastError)"])
-            return [messages.retry(original, tier: tier, delay: delay, attempts: tries.attempts, deferrals: tries.deferrals, lastError: lastError, credential: credential)]
+            return [messages.retry(original, lane: context.lane, tier: tier, delay: delay, attempts: tries.attempts, deferrals: tries.deferrals, lastError: lastError, credential: credential)]
         case .credentialRefused(let lastError):
             return [postpone(context.delivery, tries: previous, for: credentialBackoff.seconds, reason: lastError, credential: credential)]
         }
@@ -69,7 +70,7 @@ extension JobProcessor {
 
     /// A job that cannot be sent: a `failed` result (when it has an id) and a dead letter.
     func malformed(_ error: JobError, attempts: Int, job: Job? = nil, context: ResultContext) -> [Publication] {
-        var publications = [messages.deadLetter(context.delivery.message, attempts: attempts, lastError: error.description, at: now(), credential: nil)]
+        var publications = [messages.deadLetter(context.delivery.message, lane: context.lane, attempts: attempts, lastError: error.description, at: now(), credential: nil)]
         if error.jobID != nil {
             var result = context.result(status: .failed, attempts: attempts, completedAt: now(), job: job)
             result.id = error.jobID
@@ -81,15 +82,15 @@ extension JobProcessor {
     }
 
     /// A dead letter of `original` for a `failed` or `expired` verdict, published at `now()`.
-    func deadLetter(_ original: AMQPMessage, _ verdict: Verdict, attempts: Int, credential: String?) -> Publication {
-        messages.deadLetter(original, attempts: attempts, lastError: verdict.lastError ?? "\(verdict)", at: now(), credential: credential)
+    func deadLetter(_ original: AMQPMessage, _ verdict: Verdict, lane: Lane, attempts: Int, credential: String?) -> Publication {
+        messages.deadLetter(original, lane: lane, attempts: attempts, lastError: verdict.lastError ?? "\(verdict)", at: now(), credential: credential)
     }
 
     /// Any job's message back to a retry tier at least `seconds` long, with the counts it arrived with
     /// (`tries`): a postponed job was not tried.
     func postpone(_ delivery: AMQPDelivery, tries: Tries, for seconds: TimeInterval, reason: String, credential: String?) -> Publication {
         let (tier, delay) = policy.schedule(attempts: 1, retryAfter: .seconds(max(0, seconds)), jitter: 1)
-        return messages.retry(delivery.message, tier: tier, delay: delay, attempts: tries.attempts, deferrals: tries.deferrals, lastError: reason, credential: credential)
+        return messages.retry(delivery.message, lane: messages.lane(of: delivery), tier: tier, delay: delay, attempts: tries.attempts, deferrals: tries.deferrals, lastError: reason, credential: credential)
     }
 
     /// The `last-error` of a job postponed because its credential is paused.

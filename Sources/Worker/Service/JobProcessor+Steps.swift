@@ -27,7 +27,7 @@ extension JobProcessor {
             previousAttempts: retry.attempts,
             previousDeferrals: retry.deferrals
         )
-        let context = ResultContext(delivery: delivery, received: received, replyTo: envelope.replyTo, workerName: workerName)
+        let context = ResultContext(delivery: delivery, lane: messages.lane(of: delivery), received: received, replyTo: envelope.replyTo, workerName: workerName)
         let job: Job
         switch JobDecoder.decodeAny(envelope) {
         case .failure(let error):

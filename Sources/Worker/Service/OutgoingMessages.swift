@@ -31,22 +31,32 @@ package struct OutgoingMessages {
         return Publication(exchange: results.exchange, routingKey: results.routingKey, message: message, kind: kind)
     }
 
-    /// The job again, to the retry tier that holds it for `delay` (shortened from the tier's TTL by jitter).
-    func retry(_ original: AMQPMessage, tier: Int, delay: Duration, attempts: Int, deferrals: Int = 0, lastError: String, credential: String?) -> Publication {
+    /// The lane `delivery` waited in: urgent when it came from the urgent queue.
+    func lane(of delivery: AMQPDelivery) -> Lane {
+        delivery.queue == topology.settings.urgentQueue ? .urgent : .bulk
+    }
+
+    /// The job again, to its lane's retry tier that holds it for `delay` (shortened from the tier's TTL
+    /// by jitter), which hands it back to its lane's queue.
+    func retry(
+        _ original: AMQPMessage, lane: Lane, tier: Int, delay: Duration, attempts: Int, deferrals: Int = 0, lastError: String, credential: String?
+    ) -> Publication {
         var message = annotated(original, RetryHeaders(attempts: attempts, deferrals: deferrals), lastError: lastError, credential: credential)
         message.properties.expiration = String(max(0, delay.milliseconds))
         message.properties.headers[RetryHeaders.copy] = .string(RetryHeaders.newCopyName())
-        let tierName = Topology.routingKey(forTier: topology.settings.retryTiers[tier])
+        let tierName = topology.settings.retryRoutingKey(forTier: topology.settings.retryTiers[tier], lane: lane)
         return Publication(exchange: topology.settings.retryExchange, routingKey: tierName, message: Self.carriable(message), kind: .retry(tier: tierName))
     }
 
-    /// The job as it came, plus why and when it ended here, to the dead-letter exchange.
-    func deadLetter(_ original: AMQPMessage, attempts: Int, lastError: String, at time: Date, credential: String?) -> Publication {
+    /// The job as it came, plus why and when it ended here, to the dead-letter exchange, with its lane's
+    /// routing key (the exchange is a fanout): a replay puts it back in the lane it came from.
+    func deadLetter(_ original: AMQPMessage, lane: Lane, attempts: Int, lastError: String, at time: Date, credential: String?) -> Publication {
         var message = annotated(original, RetryHeaders(attempts: attempts), lastError: lastError, credential: credential)
         message.properties.expiration = nil
         message.properties.headers[RetryHeaders.deadLetteredAt] = .int(Int64(time.timeIntervalSince1970 * 1000))
         let reason = JobResult.routingWord(RetryHeaders.code(ofLastError: lastError))
-        return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.jobsRoutingKey, message: Self.carriable(message), kind: .deadLetter(reason: reason))
+        let routingKey = lane == .urgent ? topology.settings.urgentRoutingKey : topology.settings.jobsRoutingKey
+        return Publication(exchange: topology.settings.deadExchange, routingKey: routingKey, message: Self.carriable(message), kind: .deadLetter(reason: reason))
     }
 
     /// The copy with its counts, why it is here, and the credential the worker chose for it (by name or

@@ -1,10 +1,13 @@
 import AMQP
 import APNsCore
 import Foundation
+import WorkerConfiguration
 
 /// What every result of one delivery shares: the delivery, times, where results go.
 struct ResultContext: Sendable {
     let delivery: AMQPDelivery
+    /// The lane it waited in; its retry copies and dead letter keep it.
+    let lane: Lane
     let received: Date
     let replyTo: String?
     let workerName: String

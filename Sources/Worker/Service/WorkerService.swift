@@ -21,7 +21,7 @@ public final class WorkerService: Service {
     public let apns: APNsClient
     public let gate: CredentialGate
     let processor: JobProcessor
-    let slots: JobSlots
+    let intake: JobIntake
     let logger: Logger
     let inFlight = Atomic(0)
     let draining = Atomic(false)
@@ -33,7 +33,8 @@ public final class WorkerService: Service {
         self.amqp = amqp
         self.logger = logger
         apns = APNsClient(configuration: settings.clientConfiguration, logger: logger)
-        slots = JobSlots(limit: settings.jobConcurrency)
+        let urgentQueue = settings.topology.urgentQueue
+        intake = JobIntake(limit: settings.jobConcurrency, reserved: settings.urgentReservedJobs) { $0.queue == urgentQueue ? .urgent : .bulk }
         gate = CredentialGate(metrics: metrics)
         var onMissingExchange: @Sendable () async -> Void = {}
         if settings.worker.declareTopology {
@@ -70,6 +71,9 @@ public final class WorkerService: Service {
     /// Sets the gauges that are cheaper to read on a scrape than to keep current on every job.
     public func recordScrapeGauges() {
         metrics.connectionGeneration.record(Int(amqp.generation))
+        let counts = intake.counts
+        metrics.lane(.urgent, running: counts.runningUrgent, waiting: counts.waitingUrgent)
+        metrics.lane(.bulk, running: counts.runningBulk, waiting: counts.waitingBulk)
     }
 
     /// Whether this worker should get traffic now: what `/health/ready` reports.
@@ -100,18 +104,19 @@ public final class WorkerService: Service {
             let topology = Topology(settings: settings.topology)
             for warning in try await topology.declare(on: amqp) { logger.warning("\(warning)") }
         }
-        let deliveries = try await amqp.consumeBatches(queues: settings.topology.jobsQueueNames, prefetch: UInt16(settings.worker.prefetch))
+        let queues = consumedQueues
+        let deliveries = try await amqp.consumeBatches(queues)
         metrics.prefetch.record(settings.worker.prefetch)
         logger.notice("worker consuming", metadata: [
-            "queue": "\(settings.topology.jobsQueueNames.joined(separator: ", "))", "prefetch": "\(settings.worker.prefetch)",
-            "concurrency": "\(slots.limit)", "worker": "\(settings.worker.name)",
+            "queues": "\(queues.map { "\($0.name) (prefetch \($0.prefetch))" }.joined(separator: ", "))",
+            "concurrency": "\(settings.jobConcurrency)", "reserved_for_urgent": "\(settings.urgentReservedJobs)", "worker": "\(settings.worker.name)",
         ])
         try await withGracefulShutdownHandler {
             try await process(deliveries)
         } onGracefulShutdown: { [self] in
             draining.store(true, ordering: .relaxed)
             processor.beginDraining()
-            slots.close()
+            intake.close()
             // Once the broker confirms the cancel, the stream ends after the deliveries already here.
             Task { [amqp, logger] in
                 logger.notice("draining: cancelling the consumer")
@@ -123,31 +128,36 @@ public final class WorkerService: Service {
         apns.shutdown()
     }
 
-    /// Processes every delivery, at most ``slots`` at once; when the stream ends (the consumer was
-    /// cancelled), waits for in-flight jobs up to the shutdown timeout, then cancels them (each cancelled
-    /// job is requeued, not lost).
+    /// The queues this worker takes jobs from: the urgent lane's with its own prefetch, then the bulk
+    /// lane's (partitions share `worker.prefetch`).
+    var consumedQueues: [AMQPConsumedQueue] {
+        let topology = settings.topology
+        let bulk = AMQPConsumedQueue.equalShares(of: UInt16(settings.worker.prefetch), among: topology.jobsQueueNames)
+        guard let urgent = topology.urgentQueue else { return bulk }
+        return [AMQPConsumedQueue(name: urgent, prefetch: UInt16(settings.worker.urgentPrefetch))] + bulk
+    }
+
+    /// Processes every delivery as ``intake`` starts them (urgent first, at most
+    /// ``WorkerSettings/jobConcurrency`` at once); once draining, or when the stream ends, waits for
+    /// in-flight jobs up to the shutdown timeout, then cancels them (each cancelled job is requeued,
+    /// not lost).
     private func process(_ deliveries: AsyncStream<[AMQPDelivery]>) async throws {
         try await withThrowingDiscardingTaskGroup { group in
-            var neverStarted: [AMQPDelivery] = []
-            for await batch in deliveries {
-                for delivery in batch {
-                    guard await slots.acquire() else {
-                        // Draining: a job that never started goes back to the queue rather than waiting
-                        // here for a slot, once the stream has ended. Until the broker confirms the
-                        // cancel, it would deliver a requeued job straight back to this consumer, each
-                        // time counted toward the queue's delivery limit.
-                        neverStarted.append(delivery)
-                        continue
-                    }
-                    metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
-                    group.addTask { [self] in
-                        await processor.process(delivery)
-                        slots.release()
-                        metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
-                    }
+            group.addTask { [self] in
+                for await batch in deliveries { intake.arrived(batch) }
+                // Draining: deliveries that never started go back to the queue now that the broker
+                // confirmed the cancel. Before, it would deliver a requeued job straight back to this
+                // consumer, each time counted toward the queue's delivery limit.
+                for delivery in intake.inputFinished() { await amqp.reject(delivery, requeue: true) }
+            }
+            while let (delivery, lane) = await intake.next() {
+                metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
+                group.addTask { [self] in
+                    await processor.process(delivery)
+                    intake.finished(lane)
+                    metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
                 }
             }
-            for delivery in neverStarted { await amqp.reject(delivery, requeue: true) }
             let deadline = ContinuousClock.now + settings.worker.shutdownTimeout
             group.addTask { [self] in
                 while inFlight.load(ordering: .relaxed) > 0 {

@@ -46,6 +46,18 @@ public struct Topology: Sendable {
             if index > 0 { arguments["x-queue-leader-locator"] = .string("balanced") }
             return AMQPQueueDeclaration(name: name, arguments: arguments)
         }
+        if let urgent = settings.urgentQueue {
+            // Its own leader placement: the urgent lane should not share a node's core with the bulk
+            // backlog when there is another node.
+            queues.append(AMQPQueueDeclaration(name: urgent, arguments: [
+                "x-queue-type": .string("quorum"),
+                "x-dead-letter-exchange": .string(settings.deadExchange),
+                "x-dead-letter-strategy": .string("at-least-once"),
+                "x-overflow": .string("reject-publish"),
+                "x-delivery-limit": .int(Int64(settings.deliveryLimit)),
+                "x-queue-leader-locator": .string("balanced"),
+            ]))
+        }
         queues += keptQueues
         queues += retryQueues
         return queues
@@ -64,14 +76,15 @@ public struct Topology: Sendable {
         return [settings.deadQueue, settings.resultsQueue].compactMap { $0 }.map { AMQPQueueDeclaration(name: $0, arguments: arguments) }
     }
 
-    /// One quorum queue per retry tier (RabbitMQ 3.10 and later expire messages in quorum queues).
+    /// One quorum queue per retry tier and lane (RabbitMQ 3.10 and later expire messages in quorum
+    /// queues), each dead-lettering back to its lane's queue.
     public var retryQueues: [AMQPQueueDeclaration] {
-        settings.retryTiers.map { tier in
-            AMQPQueueDeclaration(name: settings.retryQueueName(forTier: tier), arguments: [
+        settings.lanes.reversed().flatMap { lane in settings.retryTiers.map { tier in (lane, tier) } }.map { lane, tier in
+            AMQPQueueDeclaration(name: settings.retryQueueName(forTier: tier, lane: lane), arguments: [
                 "x-queue-type": .string("quorum"),
                 "x-message-ttl": .int(Int64(tier.milliseconds)),
                 "x-dead-letter-exchange": .string(""),
-                "x-dead-letter-routing-key": .string(settings.jobsQueue),
+                "x-dead-letter-routing-key": .string(lane == .urgent ? settings.urgentQueue ?? settings.jobsQueue : settings.jobsQueue),
                 "x-dead-letter-strategy": .string("at-least-once"),
                 "x-overflow": .string("reject-publish"),
             ])
@@ -86,9 +99,15 @@ public struct Topology: Sendable {
         } else {
             bindings.append(directJobsBinding)
         }
+        if let urgent = settings.urgentQueue {
+            bindings.append(AMQPBindingDeclaration(queue: urgent, exchange: settings.jobsExchange, routingKey: settings.urgentRoutingKey))
+        }
         bindings.append(AMQPBindingDeclaration(queue: settings.deadQueue, exchange: settings.deadExchange, routingKey: ""))
-        for tier in settings.retryTiers {
-            bindings.append(AMQPBindingDeclaration(queue: settings.retryQueueName(forTier: tier), exchange: settings.retryExchange, routingKey: Self.routingKey(forTier: tier)))
+        for lane in settings.lanes.reversed() {
+            for tier in settings.retryTiers {
+                let routingKey = settings.retryRoutingKey(forTier: tier, lane: lane)
+                bindings.append(AMQPBindingDeclaration(queue: settings.retryQueueName(forTier: tier, lane: lane), exchange: settings.retryExchange, routingKey: routingKey))
+            }
         }
         if let results = settings.resultsQueue {
             bindings.append(AMQPBindingDeclaration(queue: results, exchange: settings.resultsExchange, routingKey: "result.#"))
@@ -156,11 +175,6 @@ public struct Topology: Sendable {
         }
     }
 
-    /// The routing key of a retry tier on the retry exchange: the tier as the configuration writes it
-    /// ("5s", "2m"), which is also its queue's suffix.
-    public static func routingKey(forTier tier: Duration) -> String {
-        DurationText.format(tier)
-    }
 }
 
 extension Duration {

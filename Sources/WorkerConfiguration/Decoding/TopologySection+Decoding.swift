@@ -5,6 +5,8 @@ extension TopologySection {
         section.jobsExchange = reader.value("jobs_exchange", default: section.jobsExchange, Parse.string)
         section.jobsRoutingKey = reader.value("jobs_routing_key", default: section.jobsRoutingKey, Parse.anyString)
         section.jobsQueue = reader.value("jobs_queue", default: section.jobsQueue, Parse.string)
+        section.urgentQueue = reader.optional("urgent_queue", default: section.urgentQueue, Parse.string)
+        section.urgentRoutingKey = reader.value("urgent_routing_key", default: section.urgentRoutingKey, Parse.anyString)
         section.partitions = reader.value("partitions", default: section.partitions, Parse.int(1...64))
         section.deliveryLimit = reader.value("delivery_limit", default: section.deliveryLimit, Parse.int(1...1_000_000))
         section.retryExchange = reader.value("retry_exchange", default: section.retryExchange, Parse.string)

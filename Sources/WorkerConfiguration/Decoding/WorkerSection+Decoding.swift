@@ -4,6 +4,7 @@ extension WorkerSection {
         var section = WorkerSection()
         section.name = reader.value("name", default: section.name, Parse.string)
         section.prefetch = reader.value("prefetch", default: section.prefetch, Parse.int(1...65535))
+        section.urgentPrefetch = reader.value("urgent_prefetch", default: section.urgentPrefetch, Parse.int(1...65535))
         section.maxConcurrentJobs = reader.optional("max_concurrent_jobs", Parse.int(1...65535))
         section.shutdownTimeout = reader.value("shutdown_timeout", default: section.shutdownTimeout, Parse.duration(.zero...(.seconds(3600))))
         section.declareTopology = reader.value("declare_topology", default: section.declareTopology, Parse.bool)

@@ -11,6 +11,12 @@ public struct TopologySection: Sendable, Hashable {
     /// ``jobsQueueNames`` are fed at random by ``jobsSpreadExchange`` (RabbitMQ's
     /// `rabbitmq_random_exchange` plugin) and every worker consumes all of them.
     public var partitions: Int = 1
+    /// The urgent lane's quorum queue, bound to ``jobsExchange`` with ``urgentRoutingKey``: jobs published
+    /// there are consumed in a window of their own (`worker.urgent_prefetch`) and started ahead of every
+    /// job of the bulk lane (``jobsQueueNames``). `nil` turns the lanes off: one lane, as before them.
+    public var urgentQueue: String? = "apns.jobs.urgent"
+    /// The routing key that puts a job in the urgent lane.
+    public var urgentRoutingKey: String = "urgent"
     /// `x-delivery-limit` of the jobs queue: a job redelivered this often (a crash loop) is dead-lettered.
     public var deliveryLimit: Int = 20
     /// Where jobs waiting for a retry are published.
@@ -31,10 +37,21 @@ public struct TopologySection: Sendable, Hashable {
     /// The documented defaults.
     public init() {}
 
-    /// The queue of one retry tier: ``retryQueuePrefix`` plus the tier in its shortest unit (`5s`, `2m`).
-    public func retryQueueName(forTier tier: Duration) -> String {
-        retryQueuePrefix + DurationText.format(tier)
+    /// The queue of one retry tier: ``retryQueuePrefix`` plus the tier in its shortest unit (`5s`, `2m`);
+    /// the urgent lane's tiers have `urgent.` before the tier (`apns.retry.urgent.5s`), so a retried
+    /// urgent job comes back to the urgent queue.
+    public func retryQueueName(forTier tier: Duration, lane: Lane = .bulk) -> String {
+        retryQueuePrefix + retryRoutingKey(forTier: tier, lane: lane)
     }
+
+    /// The routing key of a retry tier on ``retryExchange``: the tier as the configuration writes it
+    /// (`5s`, `2m`), after `urgent.` for the urgent lane; also its queue's suffix.
+    public func retryRoutingKey(forTier tier: Duration, lane: Lane) -> String {
+        lane == .urgent ? "urgent." + DurationText.format(tier) : DurationText.format(tier)
+    }
+
+    /// The lanes in use: urgent and bulk, or bulk alone when ``urgentQueue`` is `nil`.
+    public var lanes: [Lane] { urgentQueue == nil ? [.bulk] : [.urgent, .bulk] }
 
     /// The jobs queues the workers consume: ``jobsQueue`` and, with ``partitions`` N > 1, `<jobsQueue>.1`
     /// … `<jobsQueue>.<N-1>` (the first partition keeps the old name, so going from 1 to N keeps its backlog).
@@ -44,6 +61,8 @@ public struct TopologySection: Sendable, Hashable {
     /// that hands each job to one partition at random. Publishers keep publishing to ``jobsExchange``.
     public var jobsSpreadExchange: String { "\(jobsExchange).spread" }
 
-    /// The queues of all ``retryTiers``, in order.
-    public var retryQueueNames: [String] { retryTiers.map(retryQueueName(forTier:)) }
+    /// The queues of all ``retryTiers``, in order, of every lane (bulk's first).
+    public var retryQueueNames: [String] {
+        lanes.reversed().flatMap { lane in retryTiers.map { retryQueueName(forTier: $0, lane: lane) } }
+    }
 }

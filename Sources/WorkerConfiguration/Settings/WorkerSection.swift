@@ -10,6 +10,9 @@ public struct WorkerSection: Sendable, Hashable {
     public var name: String = Self.hostName
     /// Unacknowledged deliveries the broker may push at once (`basic.qos`), 1...65535.
     public var prefetch: Int = 500
+    /// Unacknowledged deliveries of the urgent lane (its own `basic.qos`, on top of ``prefetch``), so a
+    /// bulk backlog holding every place of ``prefetch`` never keeps an urgent job at the broker.
+    public var urgentPrefetch: Int = 100
     /// Jobs processed at once, 1...65535; `nil` means 1,000 per APNs connection of the credentials (see
     /// ``WorkerSettings/jobConcurrency``). Prefetched deliveries beyond it wait, not yet started.
     public var maxConcurrentJobs: Int? = nil

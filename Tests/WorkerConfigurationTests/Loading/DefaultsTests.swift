@@ -39,10 +39,15 @@ import WorkerConfiguration
 
         let topology = settings.topology
         #expect([topology.jobsExchange, topology.jobsRoutingKey, topology.jobsQueue] == ["apns.jobs", "send", "apns.jobs"])
+        #expect([topology.urgentQueue, topology.urgentRoutingKey] == ["apns.jobs.urgent", "urgent"])
+        #expect(settings.worker.urgentPrefetch == 100)
         #expect(topology.deliveryLimit == 20)
         #expect(topology.retryExchange == "apns.retry")
         #expect(topology.retryTiers == [.seconds(5), .seconds(30), .seconds(120), .seconds(600)])
-        #expect(topology.retryQueueNames == ["apns.retry.5s", "apns.retry.30s", "apns.retry.2m", "apns.retry.10m"])
+        #expect(topology.retryQueueNames == [
+            "apns.retry.5s", "apns.retry.30s", "apns.retry.2m", "apns.retry.10m",
+            "apns.retry.urgent.5s", "apns.retry.urgent.30s", "apns.retry.urgent.2m", "apns.retry.urgent.10m",
+        ])
         #expect([topology.deadExchange, topology.deadQueue] == ["apns.dead", "apns.dead"])
         #expect(topology.resultsExchange == "apns.results")
         #expect(topology.resultsQueue == "apns.results")

@@ -8,8 +8,13 @@ import WorkerConfiguration
     }
 
     @Test func byDefaultWhatAPNsCanHaveInFlightAtMostThePrefetch() throws {
-        // One credential, two connections (apns.connections): 2,000 streams, but only 500 deliveries.
-        #expect(try Self.settings(Sample.credential).jobConcurrency == 500)
+        // One credential, two connections (apns.connections): 2,000 streams, but only 600 deliveries
+        // (500 bulk, 100 urgent); a quarter of the slots is kept for urgent jobs.
+        let defaults = try Self.settings(Sample.credential)
+        #expect(defaults.jobConcurrency == 600)
+        #expect(defaults.urgentReservedJobs == 100)
+        let noLanes = try Self.settings("topology: {urgent_queue: null}\n" + Sample.credential)
+        #expect(noLanes.jobConcurrency == 500 && noLanes.urgentReservedJobs == 0, "one lane: the bulk prefetch alone, nothing reserved")
         let wide = try Self.settings("worker: {prefetch: 10000}\n" + Sample.credential)
         #expect(wide.worker.maxConcurrentJobs == nil)
         #expect(wide.jobConcurrency == 2000)
@@ -28,7 +33,9 @@ import WorkerConfiguration
 
     @Test func theKeySetsItStillNoMoreThanThePrefetch() throws {
         #expect(try Self.settings("worker: {prefetch: 10000, max_concurrent_jobs: 300}\n" + Sample.credential).jobConcurrency == 300)
-        #expect(try Self.settings("worker: {prefetch: 100, max_concurrent_jobs: 300}\n" + Sample.credential).jobConcurrency == 100)
+        #expect(try Self.settings("worker: {prefetch: 100, urgent_prefetch: 20, max_concurrent_jobs: 300}\n" + Sample.credential).jobConcurrency == 120)
+        let small = try Self.settings("worker: {max_concurrent_jobs: 8, urgent_prefetch: 1}\n" + Sample.credential)
+        #expect(small.urgentReservedJobs == 1, "a quarter of the slots, at most the urgent prefetch")
         #expect(try Self.settings("worker: {max_concurrent_jobs: null}\n" + Sample.credential).worker.maxConcurrentJobs == nil)
     }
 

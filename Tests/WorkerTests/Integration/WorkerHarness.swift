@@ -44,6 +44,7 @@ struct WorkerHarness {
         settings.amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/"]
         settings.topology.jobsExchange = prefix + "jobs"
         settings.topology.jobsQueue = prefix + "jobs"
+        settings.topology.urgentQueue = prefix + "jobs.urgent"
         settings.topology.retryExchange = prefix + "retry"
         settings.topology.retryQueuePrefix = prefix + "retry."
         settings.topology.retryTiers = [.milliseconds(200), .milliseconds(400)]
@@ -81,8 +82,9 @@ struct WorkerHarness {
         return RunningWorker(service: service, group: group, task: task)
     }
 
-    /// Declares the topology and publishes `bodies` as jobs, each confirmed.
-    func publish(_ bodies: [[UInt8]]) async throws {
+    /// Declares the topology and publishes `bodies` as jobs of `lane`, each confirmed.
+    func publish(_ bodies: [[UInt8]], lane: Lane = .bulk) async throws {
+        let routingKey = lane == .urgent ? settings.topology.urgentRoutingKey : settings.topology.jobsRoutingKey
         let producer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("producer"))
         try await producer.connect()
         let topology = Topology(settings: settings.topology)
@@ -95,7 +97,7 @@ struct WorkerHarness {
                 properties.persistent = true
                 let message = AMQPMessage(body: body, properties: properties)
                 group.addTask {
-                    try await producer.publish(exchange: settings.topology.jobsExchange, routingKey: settings.topology.jobsRoutingKey, message: message, mandatory: true)
+                    try await producer.publish(exchange: settings.topology.jobsExchange, routingKey: routingKey, message: message, mandatory: true)
                 }
             }
             for try await outcome in group where outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }

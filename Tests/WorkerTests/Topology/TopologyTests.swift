@@ -19,7 +19,7 @@ struct TopologyTests {
         #expect(jobs?.arguments["x-overflow"] == .string("reject-publish"))
         #expect(jobs?.arguments["x-dead-letter-exchange"] == .string("apns.dead"))
         #expect(jobs?.arguments["x-delivery-limit"] == .int(20))
-        let tiers = topology.queues.filter { $0.name.hasPrefix("apns.retry.") }
+        let tiers = topology.queues.filter { $0.name.hasPrefix("apns.retry.") && !$0.name.hasPrefix("apns.retry.urgent.") }
         #expect(tiers.map(\.name) == ["apns.retry.5s", "apns.retry.30s", "apns.retry.2m", "apns.retry.10m"])
         #expect(tiers.map { $0.arguments["x-message-ttl"] } == [.int(5000), .int(30000), .int(120_000), .int(600_000)])
         #expect(tiers.allSatisfy { $0.arguments["x-dead-letter-exchange"] == .string("") && $0.arguments["x-dead-letter-routing-key"] == .string("apns.jobs") })
@@ -31,6 +31,24 @@ struct TopologyTests {
             #expect(topology.queues.first { $0.name == name }?.arguments["x-delivery-limit"] == .int(Topology.unlimitedDeliveries), "\(name)")
         }
         #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.jobs", exchange: "apns.jobs", routingKey: "send")))
+    }
+
+    @Test("the urgent lane: its queue on the jobs exchange under its routing key, and retry tiers of its own that hand jobs back to it")
+    func urgentLane() {
+        let urgent = topology.queues.first { $0.name == "apns.jobs.urgent" }
+        #expect(urgent?.arguments["x-queue-type"] == .string("quorum"))
+        #expect(urgent?.arguments["x-dead-letter-exchange"] == .string("apns.dead") && urgent?.arguments["x-delivery-limit"] == .int(20))
+        #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.jobs.urgent", exchange: "apns.jobs", routingKey: "urgent")))
+        let tiers = topology.queues.filter { $0.name.hasPrefix("apns.retry.urgent.") }
+        #expect(tiers.map(\.name) == ["apns.retry.urgent.5s", "apns.retry.urgent.30s", "apns.retry.urgent.2m", "apns.retry.urgent.10m"])
+        #expect(tiers.allSatisfy { $0.arguments["x-dead-letter-routing-key"] == .string("apns.jobs.urgent") })
+        #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.retry.urgent.30s", exchange: "apns.retry", routingKey: "urgent.30s")))
+        #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.retry.30s", exchange: "apns.retry", routingKey: "30s")))
+
+        var oneLane = TopologySection()
+        oneLane.urgentQueue = nil
+        let before = Topology(settings: oneLane)
+        #expect(!before.queues.contains { $0.name.contains("urgent") } && !before.bindings.contains { $0.routingKey.contains("urgent") }, "lanes off: the topology as before them")
     }
 
     @Test("config/rabbitmq/definitions.json is what the worker declares (regenerate: apns-worker declare --print-definitions --config config/worker.local.yaml)")
