@@ -41,8 +41,10 @@ public final class APNsClient: Sendable {
     ///
     /// Suspends while every stream of the credential's connections is busy (up to the request timeout,
     /// in a line of bounded length). Requests APNs refused unprocessed are re-sent transparently.
-    public func send(_ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint) async throws -> APNsResponse {
-        try await pool(for: credential, endpoint: endpoint).send(.notification(request))
+    /// An `urgent` request (a one-time passcode) may take the tenth of each connection's streams other
+    /// requests leave free, and waits in a line served before theirs.
+    public func send(_ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool = false) async throws -> APNsResponse {
+        try await pool(for: credential, endpoint: endpoint).send(.notification(request), urgent: urgent)
     }
 
     /// Sends one broadcast-channel request (management, to a channel-management endpoint; or a
@@ -51,8 +53,8 @@ public final class APNsClient: Sendable {
     ///
     /// The same pooled connections and rules as pushes; a request APNs refused unprocessed is re-sent,
     /// which is safe even for a create (APNs did not act on it).
-    public func send(_ request: ChannelRequest, credential: APNsCredential, endpoint: APNsEndpoint) async throws -> APNsResponse {
-        try await pool(for: credential, endpoint: endpoint).send(.channel(request))
+    public func send(_ request: ChannelRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool = false) async throws -> APNsResponse {
+        try await pool(for: credential, endpoint: endpoint).send(.channel(request), urgent: urgent)
     }
 
     /// Connections and streams of one pool: (connections, ready, streams in flight, callers waiting,

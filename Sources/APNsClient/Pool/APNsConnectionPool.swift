@@ -64,12 +64,12 @@ final class APNsConnectionPool: Sendable {
     }
 
     /// Sends `request`, re-sending it transparently while APNs reports it unprocessed.
-    func send(_ request: OutgoingRequest) async throws -> APNsResponse {
+    func send(_ request: OutgoingRequest, urgent: Bool = false) async throws -> APNsResponse {
         var resends = 0
         let started = ContinuousClock.now
         defer { metrics.requestDuration.record(duration: ContinuousClock.now - started) }
         while true {
-            let connection = try await acquire()
+            let connection = try await acquire(urgent: urgent)
             let outcome = await connection.execute(request)
             release(connection)
             switch outcome {
@@ -99,7 +99,7 @@ final class APNsConnectionPool: Sendable {
         state.withLockedValue { locked in
             let entries = locked.machine.entries.values
             let ready = entries.filter { $0.phase == .ready }
-            return (entries.count, ready.count, locked.machine.streamsInUse, locked.machine.waiters.count, ready.map(\.limit).sorted())
+            return (entries.count, ready.count, locked.machine.streamsInUse, locked.machine.waitingCount, ready.map(\.limit).sorted())
         }
     }
 }

@@ -59,6 +59,8 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
 
     private(set) var entries: [ConnectionID: Entry] = [:]
     private(set) var waiters = CircularBuffer<Waiter>()
+    /// Urgent callers waiting: served before every caller of ``waiters``.
+    private(set) var urgentWaiters = CircularBuffer<Waiter>()
     private(set) var nextConnectionID = 1
     private(set) var consecutiveFailures = 0
     /// Why the latest connection attempt failed, while no connection has served since: callers that
@@ -86,28 +88,39 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
     var activeCount: Int { entries.values.filter { $0.phase != .draining }.count }
     /// Streams reserved across the pool's connections.
     var streamsInUse: Int { entries.values.reduce(0) { $0 + $1.inFlight } }
+    /// Callers waiting, urgent or not.
+    var waitingCount: Int { waiters.count + urgentWaiters.count }
     /// Streams the pool's ready connections allow in total.
     var streamLimit: Int { entries.values.reduce(0) { $0 + ($1.phase == .ready ? $1.limit : 0) } }
 
     // MARK: Requests
 
     /// A caller wants a stream: the best free one, else a place in the line (bounded), and connections.
-    mutating func acquire(_ waiter: WaiterID, now: NIODeadline) -> Acquisition {
+    /// An `urgent` caller may take the streams others leave free (``reservedStreams(of:)``) and waits in
+    /// a line served first.
+    mutating func acquire(_ waiter: WaiterID, urgent: Bool = false, now: NIODeadline) -> Acquisition {
         if isShutDown { return .fail(APNsSendError(.shutdown, .notProcessed, "the client is shutting down")) }
         isStarted = true
-        if let connection = reserveBest() { return .use(connection) }
-        guard waiters.count < maximumWaiters else {
-            return .fail(APNsSendError(.overloaded, .notProcessed, "\(waiters.count) requests already wait for a stream"))
+        if let connection = reserveBest(urgent: urgent) { return .use(connection) }
+        guard waitingCount < maximumWaiters else {
+            return .fail(APNsSendError(.overloaded, .notProcessed, "\(waitingCount) requests already wait for a stream"))
         }
-        waiters.append(Waiter(id: waiter, deadline: now + requestTimeout))
+        let entry = Waiter(id: waiter, deadline: now + requestTimeout)
+        if urgent { urgentWaiters.append(entry) } else { waiters.append(entry) }
         return .wait(armSweep() + ensureConnections(now: now))
     }
 
     /// A caller wants a stream and one is free: reserved on the best connection, with no line, no
-    /// sweep and no connection to open. Nil when the caller must go through ``acquire(_:now:)``.
-    mutating func acquireFree() -> ConnectionID? {
-        guard !isShutDown else { return nil }
-        return reserveBest()
+    /// sweep and no connection to open. Nil when the caller must go through ``acquire(_:urgent:now:)``.
+    mutating func acquireFree(urgent: Bool = false) -> ConnectionID? {
+        guard !isShutDown, urgentWaiters.isEmpty || urgent else { return nil }
+        return reserveBest(urgent: urgent)
+    }
+
+    /// Streams of a connection allowing `limit` that only urgent callers take: a tenth, so an urgent
+    /// request finds a stream at once while other requests fill the rest (none below ten streams).
+    static func reservedStreams(of limit: Int) -> Int {
+        limit / 10
     }
 
     /// A stream of `connection` is free again: the oldest waiting callers get it.
@@ -118,16 +131,23 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
 
     /// A waiting caller gave up (its task was cancelled): true when it was still waiting.
     mutating func cancel(_ waiter: WaiterID) -> Bool {
-        guard let index = waiters.firstIndex(where: { $0.id == waiter }) else { return false }
-        waiters.remove(at: index)
+        if let index = waiters.firstIndex(where: { $0.id == waiter }) {
+            waiters.remove(at: index)
+            return true
+        }
+        guard let index = urgentWaiters.firstIndex(where: { $0.id == waiter }) else { return false }
+        urgentWaiters.remove(at: index)
         return true
     }
 
     /// The sweep: callers that waited past the request timeout fail.
     mutating func sweepDue(now: NIODeadline) -> [Action] {
         sweepScheduled = false
-        let expired = waiters.filter { $0.deadline <= now }
-        if !expired.isEmpty { waiters.removeAll { $0.deadline <= now } }
+        let expired = urgentWaiters.filter { $0.deadline <= now } + waiters.filter { $0.deadline <= now }
+        if !expired.isEmpty {
+            urgentWaiters.removeAll { $0.deadline <= now }
+            waiters.removeAll { $0.deadline <= now }
+        }
         let cause = lastConnectFailure.map { "; the last connection attempt failed: \($0.message)" } ?? ""
         let failure = APNsSendError(.timedOut, .notProcessed, "no stream became free within \(requestTimeout)\(cause)")
         return expired.map { .fail($0.id, failure) } + armSweep()
@@ -172,7 +192,8 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         nextAttemptDue = nil
         var actions: [Action] = []
         if !entries.values.contains(where: { $0.phase != .draining }) {
-            actions = waiters.map { .fail($0.id, failure) }
+            actions = (urgentWaiters + waiters).map { .fail($0.id, failure) }
+            urgentWaiters.removeAll()
             waiters.removeAll()
         }
         return actions + ensureConnections(now: now)
@@ -188,8 +209,11 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
     mutating func shutdown() -> [Action] {
         isShutDown = true
         let failure = APNsSendError(.shutdown, .notProcessed, "the client is shutting down")
-        defer { waiters.removeAll() }
-        return waiters.map { .fail($0.id, failure) } + entries.keys.sorted().map { .retire($0, reason: "client shutdown") }
+        defer {
+            urgentWaiters.removeAll()
+            waiters.removeAll()
+        }
+        return (urgentWaiters + waiters).map { .fail($0.id, failure) } + entries.keys.sorted().map { .retire($0, reason: "client shutdown") }
     }
 
     // MARK: Internals
@@ -217,10 +241,11 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         return actions
     }
 
-    /// Reserves a stream on the ready connection with the most free streams (the lowest id on a tie).
-    private mutating func reserveBest() -> ConnectionID? {
+    /// Reserves a stream on the ready connection with the most free streams (the lowest id on a tie);
+    /// a caller that is not urgent only where that leaves the connection's reserved streams free.
+    private mutating func reserveBest(urgent: Bool) -> ConnectionID? {
         var best: (id: ConnectionID, free: Int)?
-        for (id, entry) in entries where entry.free > 0 {
+        for (id, entry) in entries where entry.free > (urgent ? 0 : Self.reservedStreams(of: entry.limit)) {
             if best == nil || entry.free > best!.free || (entry.free == best!.free && id < best!.id) { best = (id, entry.free) }
         }
         guard let best else { return nil }
@@ -228,10 +253,14 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         return best.id
     }
 
-    /// Hands free streams to waiting callers, oldest first.
+    /// Hands free streams to waiting callers, urgent ones first, each line oldest first.
     private mutating func serveWaiters() -> [Action] {
         var actions: [Action] = []
-        while !waiters.isEmpty, let connection = reserveBest() {
+        while !urgentWaiters.isEmpty, let connection = reserveBest(urgent: true) {
+            actions.append(.serve(urgentWaiters.removeFirst().id, on: connection))
+        }
+        guard urgentWaiters.isEmpty else { return actions }
+        while !waiters.isEmpty, let connection = reserveBest(urgent: false) {
             actions.append(.serve(waiters.removeFirst().id, on: connection))
         }
         return actions
@@ -239,7 +268,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
 
     /// The sweep runs a few times per request timeout while anyone waits.
     private mutating func armSweep() -> [Action] {
-        guard !sweepScheduled, !waiters.isEmpty else { return [] }
+        guard !sweepScheduled, waitingCount > 0 else { return [] }
         sweepScheduled = true
         return [.sweepWaitersAgain(in: max(.milliseconds(10), min(.milliseconds(100), .nanoseconds(requestTimeout.nanoseconds / 10))))]
     }

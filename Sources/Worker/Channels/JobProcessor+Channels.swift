@@ -40,7 +40,7 @@ extension JobProcessor {
 
     /// Sends the request and turns APNs' answer into what to publish.
     func send(_ pending: PendingChannelRequest) async -> [Publication] {
-        let outcome = await Result(sending: { try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint) })
+        let outcome = await Result(sending: { try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint, urgent: pending.context.isUrgent) })
         return conclude(pending, outcome: outcome)
     }
 

@@ -178,7 +178,7 @@ public final class JobProcessor: Sendable {
     private func send(_ pending: PendingSend) async -> [Publication] {
         let outcome: Result<APNsResponse, APNsSendError>
         do {
-            outcome = .success(try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint))
+            outcome = .success(try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint, urgent: pending.context.isUrgent))
         } catch {
             outcome = .failure(Self.sendError(error))
         }

@@ -8,6 +8,8 @@ struct ResultContext: Sendable {
     let delivery: AMQPDelivery
     /// The lane it waited in; its retry copies and dead letter keep it.
     let lane: Lane
+    /// Whether it waited in the urgent lane: its requests go ahead of other jobs' at APNs too.
+    var isUrgent: Bool { lane == .urgent }
     let received: Date
     let replyTo: String?
     let workerName: String

@@ -57,6 +57,24 @@ struct PoolStateMachineTests {
         #expect(machine.acquireFree() == nil, "a shut-down pool hands out nothing, even with a free stream")
     }
 
+    @Test("urgent callers: a tenth of each connection's streams only they take, and a line served before the other")
+    func urgentCallers() {
+        var machine = Self.ready(limits: [1: 20])
+        for id in 0..<18 { #expect(machine.acquire(UInt64(id), now: Self.start) == .use(1)) }
+        #expect(machine.acquireFree() == nil, "18 of 20: the last two are kept for urgent callers")
+        guard case .wait = machine.acquire(100, now: Self.start) else { Issue.record("a normal caller took a kept stream"); return }
+        #expect(machine.acquireFree(urgent: true) == 1)
+        #expect(machine.acquire(200, urgent: true, now: Self.start) == .use(1), "the second kept stream")
+        guard case .wait = machine.acquire(201, urgent: true, now: Self.start) else { Issue.record("a 21st stream"); return }
+        #expect(machine.acquireFree() == nil && machine.acquireFree(urgent: false) == nil)
+        #expect(machine.release(1) == [.serve(201, on: 1)], "the urgent caller first, though the other waited longer")
+        #expect(machine.release(1) == [], "one free stream: kept for urgent callers, so the other still waits")
+        #expect(machine.release(1) == [], "two: both kept")
+        #expect(machine.release(1) == [.serve(100, on: 1)], "a third is the other's")
+        #expect(machine.waitingCount == 0)
+        #expect(Machine.reservedStreams(of: 1000) == 100 && Machine.reservedStreams(of: 9) == 0, "none below ten streams")
+    }
+
     @Test("the line is bounded: past it a caller fails Overloaded at once; a release serves the oldest")
     func boundedLine() {
         var machine = Self.ready(limits: [1: 1, 2: 1])

@@ -28,7 +28,7 @@ final class FakeSender: NotificationSender, Sendable {
     }
 
     /// Channel requests are not what these tests are about: accepted, counted as sends.
-    func send(_ request: ChannelRequest, credential: APNsCredential, endpoint: APNsEndpoint) async throws -> APNsResponse {
+    func send(_ request: ChannelRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool) async throws -> APNsResponse {
         state.withLockedValue { $0.sends += 1 }
         return .accepted(APNsAcceptance(apnsID: nil, uniqueID: nil))
     }
@@ -51,7 +51,7 @@ final class FakeSender: NotificationSender, Sendable {
         for send in held { send.resume() }
     }
 
-    func send(_ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint) async throws -> APNsResponse {
+    func send(_ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool) async throws -> APNsResponse {
         let holding = state.withLockedValue { state in
             state.sends += 1
             return state.holding
