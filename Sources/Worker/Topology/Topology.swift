@@ -7,6 +7,8 @@ public import WorkerConfiguration
 ///   `x-overflow: reject-publish`) to the dead exchange, with a delivery limit against crash loops;
 ///   with `partitions` N > 1, the direct exchange → an `x-random` exchange → N such queues, whose
 ///   leaders RabbitMQ places on the least-loaded nodes;
+/// - the urgent lane (unless `urgent_queue` is null): the jobs exchange → a quorum queue of its own
+///   under the urgent routing key, with retry tiers of its own that hand jobs back to it;
 /// - retries: direct exchange → one quorum queue per tier whose TTL dead-letters (at-least-once) back to
 ///   the jobs queue only: a classic queue would be gone while its node is down, and every retry with it;
 /// - dead letters: fanout exchange → queue;
@@ -33,34 +35,33 @@ public struct Topology: Sendable {
     }
 
     public var queues: [AMQPQueueDeclaration] {
+        // New partitions' leaders go to the node leading the fewest queues, and so does the urgent
+        // lane's (it should not share a node's core with the bulk backlog when there is another node).
+        // The first partition keeps its arguments as they were (RabbitMQ refuses to redeclare a queue
+        // with different ones).
         var queues = settings.jobsQueueNames.enumerated().map { index, name in
-            var arguments: [String: AMQPFieldValue] = [
-                "x-queue-type": .string("quorum"),
-                "x-dead-letter-exchange": .string(settings.deadExchange),
-                "x-dead-letter-strategy": .string("at-least-once"),
-                "x-overflow": .string("reject-publish"),
-                "x-delivery-limit": .int(Int64(settings.deliveryLimit)),
-            ]
-            // New partitions' leaders go to the node leading the fewest queues. The first keeps its
-            // arguments as they were (RabbitMQ refuses to redeclare a queue with different ones).
-            if index > 0 { arguments["x-queue-leader-locator"] = .string("balanced") }
-            return AMQPQueueDeclaration(name: name, arguments: arguments)
+            AMQPQueueDeclaration(name: name, arguments: jobsQueueArguments(balanced: index > 0))
         }
         if let urgent = settings.urgentQueue {
-            // Its own leader placement: the urgent lane should not share a node's core with the bulk
-            // backlog when there is another node.
-            queues.append(AMQPQueueDeclaration(name: urgent, arguments: [
-                "x-queue-type": .string("quorum"),
-                "x-dead-letter-exchange": .string(settings.deadExchange),
-                "x-dead-letter-strategy": .string("at-least-once"),
-                "x-overflow": .string("reject-publish"),
-                "x-delivery-limit": .int(Int64(settings.deliveryLimit)),
-                "x-queue-leader-locator": .string("balanced"),
-            ]))
+            queues.append(AMQPQueueDeclaration(name: urgent, arguments: jobsQueueArguments(balanced: true)))
         }
         queues += keptQueues
         queues += retryQueues
         return queues
+    }
+
+    /// A jobs queue's: quorum, dead-lettering at-least-once (which needs `x-overflow: reject-publish`)
+    /// to the dead exchange, with the delivery limit against crash loops.
+    private func jobsQueueArguments(balanced: Bool) -> [String: AMQPFieldValue] {
+        var arguments: [String: AMQPFieldValue] = [
+            "x-queue-type": .string("quorum"),
+            "x-dead-letter-exchange": .string(settings.deadExchange),
+            "x-dead-letter-strategy": .string("at-least-once"),
+            "x-overflow": .string("reject-publish"),
+            "x-delivery-limit": .int(Int64(settings.deliveryLimit)),
+        ]
+        if balanced { arguments["x-queue-leader-locator"] = .string("balanced") }
+        return arguments
     }
 
     /// A delivery limit no message reaches: RabbitMQ 4.x drops a quorum-queue message after 20 deliveries
