@@ -33,7 +33,7 @@ extension JobProcessor {
         await withDiscardingTaskGroup { group in
             for _ in 0..<lanes {
                 // Withdrawn (false) once the lanes took every token: the job finishes without waiting its turn.
-                guard await permits.acquire(for: ObjectIdentifier(run), while: { run.hasTokensLeft }) else { break }
+                guard await permits.acquire(for: ObjectIdentifier(run), urgent: run.pending.context.isUrgent, while: { run.hasTokensLeft }) else { break }
                 metrics.multicastInFlight.record(permits.inUse)
                 group.addTask {
                     await self.lane(run)

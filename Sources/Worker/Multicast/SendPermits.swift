@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 
-/// Requests the worker's multicast jobs may have at APNs at once, handed out first come, first served.
+/// Requests the worker's multicast jobs may have at APNs at once, handed out first come, first served,
+/// urgent jobs' before the others.
 ///
 /// A multicast job's lanes each hold a permit while they send its tokens, so all multicast jobs together
 /// keep no more requests in flight than the permits, and a 10,000-token job waits its turn instead of
@@ -13,16 +14,40 @@ final class SendPermits: Sendable {
         let continuation: CheckedContinuation<Bool, Never>
     }
 
-    private struct State {
-        var free: Int
-        /// Waiters in arrival order; a withdrawn one leaves a hole (nil) behind.
+    /// Waiters in arrival order; a withdrawn one leaves a hole (nil) behind.
+    private struct Line {
         var waiters: [Waiter?] = []
         /// Index of the first waiter not yet resumed (removing from the front of an array is O(n)).
         var head = 0
 
-        /// Drops the resumed prefix once it is most of the array: under constant contention the list is
+        var isEmpty: Bool { head == waiters.count }
+        var waiting: Int { waiters[head...].count { $0 != nil } }
+
+        mutating func append(_ waiter: Waiter) {
+            waiters.append(waiter)
+        }
+
+        /// The longest waiter still waiting, taken out of the line.
+        mutating func next() -> Waiter? {
+            defer { compact() }
+            while head < waiters.count {
+                let waiter = waiters[head]
+                head += 1
+                if let waiter { return waiter }
+            }
+            return nil
+        }
+
+        /// `key`'s wait, taken out of the line, if it is in it.
+        mutating func withdraw(_ key: ObjectIdentifier) -> Waiter? {
+            guard let index = waiters[head...].firstIndex(where: { $0?.key == key }) else { return nil }
+            defer { waiters[index] = nil }
+            return waiters[index]
+        }
+
+        /// Drops the resumed prefix once it is most of the array: under constant contention the line is
         /// never empty, and without this it would grow by one entry per permit handed out.
-        mutating func compact() {
+        private mutating func compact() {
             if head == waiters.count {
                 waiters.removeAll(keepingCapacity: true)
                 head = 0
@@ -31,6 +56,13 @@ final class SendPermits: Sendable {
                 head = 0
             }
         }
+    }
+
+    private struct State {
+        var free: Int
+        /// Urgent jobs' lanes wait here, served before every lane of ``bulk``.
+        var urgent = Line()
+        var bulk = Line()
     }
 
     let capacity: Int
@@ -46,20 +78,21 @@ final class SendPermits: Sendable {
     var inUse: Int { state.withLockedValue { capacity - $0.free } }
 
     /// Callers waiting for a permit right now (a withdrawn wait no longer counts).
-    var waiting: Int { state.withLockedValue { $0.waiters[$0.head...].count { $0 != nil } } }
+    var waiting: Int { state.withLockedValue { $0.urgent.waiting + $0.bulk.waiting } }
 
-    /// Takes a permit for `key`, waiting behind earlier callers while none is free. Returns false,
-    /// taking nothing, when `wanted` is false (checked under the same lock ``withdraw(_:)`` takes, so a
-    /// withdrawal is never missed) or the wait is withdrawn.
-    func acquire(for key: ObjectIdentifier, while wanted: @escaping @Sendable () -> Bool) async -> Bool {
+    /// Takes a permit for `key`, waiting behind earlier callers (an `urgent` one only behind earlier
+    /// urgent ones) while none is free. Returns false, taking nothing, when `wanted` is false (checked
+    /// under the same lock ``withdraw(_:)`` takes, so a withdrawal is never missed) or the wait is withdrawn.
+    func acquire(for key: ObjectIdentifier, urgent: Bool = false, while wanted: @escaping @Sendable () -> Bool) async -> Bool {
         await withCheckedContinuation { continuation in
             let answer = state.withLockedValue { state -> Bool? in
                 guard wanted() else { return false }
-                if state.free > 0, state.head == state.waiters.count {
+                if state.free > 0, state.urgent.isEmpty, urgent || state.bulk.isEmpty {
                     state.free -= 1
                     return true
                 }
-                state.waiters.append(Waiter(key: key, continuation: continuation))
+                let waiter = Waiter(key: key, continuation: continuation)
+                if urgent { state.urgent.append(waiter) } else { state.bulk.append(waiter) }
                 return nil
             }
             if let answer { continuation.resume(returning: answer) }
@@ -68,29 +101,17 @@ final class SendPermits: Sendable {
 
     /// Ends `key`'s wait, if it is waiting, without a permit.
     func withdraw(_ key: ObjectIdentifier) {
-        let withdrawn = state.withLockedValue { state -> CheckedContinuation<Bool, Never>? in
-            guard let index = state.waiters[state.head...].firstIndex(where: { $0?.key == key }) else { return nil }
-            defer { state.waiters[index] = nil }
-            return state.waiters[index]?.continuation
-        }
-        withdrawn?.resume(returning: false)
+        let withdrawn = state.withLockedValue { state in state.urgent.withdraw(key) ?? state.bulk.withdraw(key) }
+        withdrawn?.continuation.resume(returning: false)
     }
 
-    /// Gives a permit back, straight to the longest waiter if there is one.
+    /// Gives a permit back, straight to the longest urgent waiter if there is one, else the longest waiter.
     func release() {
-        let next = state.withLockedValue { state -> CheckedContinuation<Bool, Never>? in
-            while state.head < state.waiters.count {
-                let waiter = state.waiters[state.head]
-                state.head += 1
-                if let waiter {
-                    state.compact()
-                    return waiter.continuation
-                }
-            }
-            state.compact()
+        let next = state.withLockedValue { state -> Waiter? in
+            if let waiter = state.urgent.next() ?? state.bulk.next() { return waiter }
             state.free += 1
             return nil
         }
-        next?.resume(returning: true)
+        next?.continuation.resume(returning: true)
     }
 }

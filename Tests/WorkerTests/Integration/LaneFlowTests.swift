@@ -11,40 +11,44 @@ import WorkerConfiguration
 struct LaneFlowTests {
     @Test("urgent jobs published behind a bulk backlog are answered ahead of it, while APNs answers slowly")
     func urgentOvertakesBulk() async throws {
-        // 200 bulk jobs, 8 at once (2 slots only urgent jobs take), 100 ms per answer: the backlog
-        // takes about 3 s. With one lane the urgent jobs would wait for all of it at the broker; with
-        // their own prefetch but no priority in the worker, behind up to 100 bulk deliveries there.
+        // 300 bulk jobs, 8 at once (2 slots only urgent jobs take), 100 ms per answer: the backlog
+        // takes about 5 s. With one lane the urgent jobs would wait for all of it at the broker; with
+        // their own prefetch but no priority in the worker, behind up to 100 bulk deliveries there
+        // (measured: answered after 113 more bulk jobs). With lanes they start at once.
         let harness = try await WorkerHarness.make(mockSetup: { $0.faults.latency = .fixed(milliseconds: 100) }) {
             $0.worker.prefetch = 100
             $0.worker.urgentPrefetch = 4
             $0.worker.maxConcurrentJobs = 8
         }
         #expect(harness.settings.urgentReservedJobs == 2)
-        let bulkIDs = (0..<200).map { "bulk-\($0)" }
+        let bulkIDs = (0..<300).map { "bulk-\($0)" }
         let urgentIDs = (0..<3).map { "urgent-\($0)" }
         try await harness.publish(bulkIDs.map { JobFactory.alert(id: $0) })
         let collector = try await QueueCollector.start(harness, queue: harness.settings.topology.resultsQueue!, name: "\(harness.prefix)results")
         let worker = try await harness.startWorker()
         defer { Task { try? await worker.stop() } }
         try await Condition.wait("the worker answers bulk jobs") { collector.count >= 8 }
-        let bulkBefore = collector.count
         try await harness.publish(urgentIDs.map { JobFactory.alert(id: $0) }, lane: .urgent)
+        // Counted once the publish is confirmed: how long that takes on a busy machine is not the
+        // worker's doing.
+        let bulkBefore = collector.count
         try await Condition.wait("every job answered", timeout: .seconds(60)) { collector.count >= bulkIDs.count + urgentIDs.count }
         try await worker.stop()
         await collector.stop()
 
         let results = try collector.messages.map { try JobResult.decode($0.body) }
-        #expect(Set(results.compactMap(\.id)) == Set(bulkIDs + urgentIDs) && results.count == 203, "one result each")
+        #expect(Set(results.compactMap(\.id)) == Set(bulkIDs + urgentIDs) && results.count == 303, "one result each")
         #expect(results.allSatisfy { $0.status == .delivered })
         let order = results.compactMap(\.id)
         for id in urgentIDs {
             let position = try #require(order.firstIndex(of: id))
             // Published when `bulkBefore` bulk results were out: an urgent job is delivered at once
-            // (its own prefetch), starts in a reserved slot and is answered within one round of
-            // answers (8 jobs), plus whatever finished while it was being published.
-            #expect(position < bulkBefore + 30, "\(id) was answered after \(position - urgentIDs.count) bulk jobs; \(bulkBefore) were done when it was published")
+            // (its own prefetch), starts in a reserved slot and is answered within about one round
+            // of answers (8 jobs); half of the 100 bulk deliveries it would otherwise wait behind
+            // is the bound, so a loaded machine's slower rounds do not fail it.
+            #expect(position < bulkBefore + 50, "\(id) was answered after \(position - urgentIDs.count) bulk jobs; \(bulkBefore) were done when it was published")
         }
-        #expect(bulkBefore + 30 < bulkIDs.count, "the backlog outlasts the bound, so the bound can fail")
+        #expect(bulkBefore + 50 < bulkIDs.count, "the backlog outlasts the bound, so the bound can fail")
         await harness.tearDown()
     }
 

@@ -25,6 +25,26 @@ struct SendPermitsTests {
         #expect(permits.inUse == 0)
     }
 
+    @Test("an urgent job's lane takes the next permit ahead of bulk lanes that waited longer; a bulk one never jumps an urgent one")
+    func urgentFirst() async throws {
+        let permits = SendPermits(capacity: 1)
+        let (holder, bulk, urgent, late) = (Key(), Key(), Key(), Key())
+        #expect(await permits.acquire(for: ObjectIdentifier(holder), while: { true }))
+        let bulkWait = Task { await permits.acquire(for: ObjectIdentifier(bulk), while: { true }) }
+        try await Condition.wait("the bulk lane waits") { permits.waiting == 1 }
+        let urgentWait = Task { await permits.acquire(for: ObjectIdentifier(urgent), urgent: true, while: { true }) }
+        try await Condition.wait("the urgent lane waits too") { permits.waiting == 2 }
+        permits.release()
+        #expect(await urgentWait.value == true, "the urgent lane first")
+        #expect(permits.waiting == 1, "the bulk lane still waits")
+        permits.release()
+        #expect(await bulkWait.value == true)
+        permits.release()
+        #expect(await permits.acquire(for: ObjectIdentifier(late), urgent: true, while: { true }), "a free permit and nobody waiting")
+        permits.release()
+        #expect(permits.inUse == 0)
+    }
+
     @Test("a wait no longer wanted returns at once, taking nothing")
     func unwanted() async {
         let permits = SendPermits(capacity: 2)
