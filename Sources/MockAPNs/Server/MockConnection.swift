@@ -82,7 +82,8 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
             verdict = .reject(status: faults.errorStatus, reason: reason)
         }
         let slow = faults.slowAfterRequests.map { requestsSoFar > $0 } ?? false
-        let delay = (slow ? faults.slowLatency : faults.latency).sample()
+        let latency = faults.topicLatency.isEmpty ? nil : request.headers.value(of: "apns-topic").flatMap { faults.topicLatency[$0] }
+        let delay = (latency ?? (slow ? faults.slowLatency : faults.latency)).sample()
         if delay > 0 {
             eventLoop.assumeIsolated().scheduleTask(in: .microseconds(Int64(delay * 1000))) { [self] in
                 answer(request, verdict: verdict, on: streamID, faults: faults)

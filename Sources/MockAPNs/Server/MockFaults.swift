@@ -22,6 +22,9 @@ public struct MockFaults: Codable, Hashable, Sendable {
     /// ``latency``: a slowdown at an exact point of a run, which a test polling the mock could miss.
     public var slowAfterRequests: Int?
     public var slowLatency: Latency = .none
+    /// Per `apns-topic`: the delay before each answer to that topic instead of ``latency`` (one team's
+    /// slow answers while another's are quick).
+    public var topicLatency: [String: Latency] = [:]
     /// Fraction (0...1) of valid requests answered with ``errorStatus`` instead of being accepted.
     public var errorRate: Double = 0
     /// 429 (TooManyRequests), 500 (InternalServerError) or 503 (ServiceUnavailable).
@@ -57,7 +60,7 @@ public struct MockFaults: Codable, Hashable, Sendable {
 
     /// Every key, as docs/mock.md documents them.
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case goAwayAfterStreams, goAwayReason, resetEvery, refuseEvery, stallEvery, closeAfterStreams, latency, slowAfterRequests, slowLatency
+        case goAwayAfterStreams, goAwayReason, resetEvery, refuseEvery, stallEvery, closeAfterStreams, latency, slowAfterRequests, slowLatency, topicLatency
         case errorRate, errorStatus, retryAfterSeconds, forcedReason, forcedReasonCount, slowReadMilliseconds
     }
 
@@ -75,6 +78,7 @@ public struct MockFaults: Codable, Hashable, Sendable {
         latency = try container.decodeIfPresent(Latency.self, forKey: .latency) ?? latency
         slowAfterRequests = try container.decodeIfPresent(Int.self, forKey: .slowAfterRequests)
         slowLatency = try container.decodeIfPresent(Latency.self, forKey: .slowLatency) ?? slowLatency
+        topicLatency = try container.decodeIfPresent([String: Latency].self, forKey: .topicLatency) ?? topicLatency
         errorRate = try container.decodeIfPresent(Double.self, forKey: .errorRate) ?? errorRate
         errorStatus = try container.decodeIfPresent(Int.self, forKey: .errorStatus) ?? errorStatus
         retryAfterSeconds = try container.decodeIfPresent(Int.self, forKey: .retryAfterSeconds)

@@ -23,6 +23,8 @@ struct WorkerMetrics: Sendable {
     static let multicastInFlightMetric = MetricDescription("apns_multicast_requests_in_flight", .gauge, help: "Multicast lanes running: requests multicast jobs may have at APNs now.")
     static let laneRunningMetric = MetricDescription("apns_lane_jobs_running", .gauge, labels: ["lane"], help: "Jobs started and not yet ended, by lane (set when scraped).")
     static let laneWaitingMetric = MetricDescription("apns_lane_jobs_waiting", .gauge, labels: ["lane"], help: "Deliveries received and not yet started, by lane (set when scraped).")
+    static let credentialRunningMetric = MetricDescription("apns_credential_jobs_running", .gauge, labels: ["credential"], help: "Jobs started and not yet ended, by credential (set when scraped, with more than one credential).")
+    static let credentialWaitingMetric = MetricDescription("apns_credential_jobs_waiting", .gauge, labels: ["credential"], help: "Deliveries waiting to start, by credential (set when scraped, with more than one credential).")
     static let prefetchMetric = MetricDescription("apns_prefetch", .gauge, help: "The configured prefetch (deliveries the broker may have outstanding).")
     static let connectionGenerationMetric = MetricDescription("amqp_connection_generation", .gauge, help: "Broker connections opened so far: 1, plus one per reconnect or reopen.")
     static let resultsMetric = MetricDescription("apns_results_total", .counter, labels: ["status", "reason", "credential"], help: "Results confirmed by the broker, by status, reason and credential.")
@@ -39,7 +41,7 @@ struct WorkerMetrics: Sendable {
         receivedMetric, ackedMetric, requeuedMetric, supersededMetric, republishedMetric, unroutableMetric, nackedMetric, nackExhaustedMetric,
         confirmDurationMetric, inFlightMetric, multicastRequestsMetric, multicastInFlightMetric, prefetchMetric, connectionGenerationMetric,
         resultsMetric, retriedMetric, deadLetteredMetric, certificateExpiryMetric, reloadsMetric, reloadSuccessfulMetric, reloadTimestampMetric,
-        pausedMetric, laneRunningMetric, laneWaitingMetric,
+        pausedMetric, laneRunningMetric, laneWaitingMetric, credentialRunningMetric, credentialWaitingMetric,
     ]
 
     let received = Counter(label: receivedMetric.name)
@@ -96,6 +98,12 @@ struct WorkerMetrics: Sendable {
     func lane(_ lane: Lane, running: Int, waiting: Int) {
         Gauge(label: Self.laneRunningMetric.name, dimensions: [("lane", lane.rawValue)]).record(running)
         Gauge(label: Self.laneWaitingMetric.name, dimensions: [("lane", lane.rawValue)]).record(waiting)
+    }
+
+    /// `credential`'s jobs running and deliveries waiting to start, as a scrape finds them.
+    func credential(_ credential: String, running: Int, waiting: Int) {
+        Gauge(label: Self.credentialRunningMetric.name, dimensions: [("credential", credential)]).record(running)
+        Gauge(label: Self.credentialWaitingMetric.name, dimensions: [("credential", credential)]).record(waiting)
     }
 
     /// 1 while `credential` is paused after APNs refused it, else 0.

@@ -7,7 +7,8 @@ import WorkerConfiguration
 ///
 /// Deliveries beyond the slots stay plain values here (bounded by the lanes' prefetch) instead of each
 /// holding a task, with its async frames, while it waits for an APNs stream. Which one starts next is
-/// ``LaneQueue``'s decision: urgent first, and bulk never in the reserved slots.
+/// ``LaneQueue``'s decision: urgent first, bulk never in the reserved slots, and each credential its
+/// weighted share while others wait.
 ///
 /// One caller waits at a time: the intake loop.
 final class JobIntake: Sendable {
@@ -17,23 +18,31 @@ final class JobIntake: Sendable {
         var inputFinished = false
         /// Draining: nothing starts any more.
         var closed = false
-        var waiter: CheckedContinuation<(delivery: AMQPDelivery, lane: Lane)?, Never>?
+        var waiter: CheckedContinuation<LaneQueue.Started?, Never>?
 
         /// What the waiting intake hears now: a delivery to start, the end (nil), or nothing yet.
-        mutating func answer() -> (delivery: AMQPDelivery, lane: Lane)?? {
+        mutating func answer() -> LaneQueue.Started?? {
             if closed { return .some(nil) }
             if let next = lanes.start() { return next }
             return inputFinished && lanes.isEmpty ? .some(nil) : nil
         }
     }
 
-    private let state: NIOLockedValueBox<State>
-    /// Which lane a delivery waits in (from the queue it came from).
-    private let laneOf: @Sendable (AMQPDelivery) -> Lane
+    /// Where a delivery waits: its lane, and the credential it will be sent with and that credential's
+    /// weight (``LaneQueue``).
+    struct Placement {
+        var lane: Lane
+        var credential = ""
+        var weight = 1
+    }
 
-    init(limit: Int, reserved: Int, laneOf: @escaping @Sendable (AMQPDelivery) -> Lane) {
+    private let state: NIOLockedValueBox<State>
+    /// Where a delivery waits (its lane from the queue it came from; its credential read from it).
+    private let place: @Sendable (AMQPDelivery) -> Placement
+
+    init(limit: Int, reserved: Int, place: @escaping @Sendable (AMQPDelivery) -> Placement) {
         state = NIOLockedValueBox(State(lanes: LaneQueue(limit: limit, reserved: reserved)))
-        self.laneOf = laneOf
+        self.place = place
     }
 
     /// Jobs running now, and deliveries waiting, by lane.
@@ -41,14 +50,21 @@ final class JobIntake: Sendable {
         state.withLockedValue { ($0.lanes.runningUrgent, $0.lanes.runningBulk, $0.lanes.waitingUrgent, $0.lanes.waitingBulk) }
     }
 
+    /// Jobs running now, and deliveries waiting, per credential with either.
+    var credentialCounts: [(credential: String, running: Int, waiting: Int)] {
+        state.withLockedValue { $0.lanes.credentials }
+    }
+
     /// Whether the intake is waiting right now.
     var isWaiting: Bool { state.withLockedValue { $0.waiter != nil } }
 
     /// Deliveries read from the broker join their lanes' lines; the intake is woken if one may start.
     func arrived(_ batch: [AMQPDelivery]) {
-        let lanes = batch.map(laneOf)
+        let placements = batch.map(place)
         resumeWaiter { state in
-            for (delivery, lane) in zip(batch, lanes) { state.lanes.arrived(delivery, lane: lane) }
+            for (delivery, placement) in zip(batch, placements) {
+                state.lanes.arrived(delivery, lane: placement.lane, credential: placement.credential, weight: placement.weight)
+            }
         }
     }
 
@@ -66,10 +82,10 @@ final class JobIntake: Sendable {
 
     /// The next delivery to start, its slot taken, waiting while none may start; nil once draining (or
     /// the waiting task is cancelled, taken as draining), or once the stream ended and nothing waits.
-    func next() async -> (delivery: AMQPDelivery, lane: Lane)? {
+    func next() async -> LaneQueue.Started? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let answer = state.withLockedValue { state -> (delivery: AMQPDelivery, lane: Lane)?? in
+                let answer = state.withLockedValue { state -> LaneQueue.Started?? in
                     if let answer = state.answer() { return answer }
                     precondition(state.waiter == nil, "only the intake waits")
                     state.waiter = continuation
@@ -82,9 +98,9 @@ final class JobIntake: Sendable {
         }
     }
 
-    /// A job of `lane` ended: its slot goes to the next delivery, if the intake waits for one.
-    func finished(_ lane: Lane) {
-        resumeWaiter { $0.lanes.finished(lane) }
+    /// A job the intake started ended: its slot goes to the next delivery, if the intake waits for one.
+    func finished(_ started: LaneQueue.Started) {
+        resumeWaiter { $0.lanes.finished(started) }
     }
 
     /// Draining: nothing starts any more. Once the stream ends, ``inputFinished()`` hands back what waits.
@@ -94,7 +110,7 @@ final class JobIntake: Sendable {
 
     /// Applies `change`, then answers the waiting intake if there is now something to say.
     private func resumeWaiter(_ change: (inout State) -> Void) {
-        let resume = state.withLockedValue { state -> (CheckedContinuation<(delivery: AMQPDelivery, lane: Lane)?, Never>, (delivery: AMQPDelivery, lane: Lane)?)? in
+        let resume = state.withLockedValue { state -> (CheckedContinuation<LaneQueue.Started?, Never>, LaneQueue.Started?)? in
             change(&state)
             guard let waiter = state.waiter, let answer = state.answer() else { return nil }
             state.waiter = nil

@@ -1,19 +1,45 @@
 import AMQP
 import WorkerConfiguration
 
-/// Which delivery starts next, by lane: every decision of the intake, with no lock and no I/O.
+/// Which delivery starts next, by lane and by credential: every decision of the intake, with no lock
+/// and no I/O.
 ///
-/// Deliveries wait in their lane's line, in arrival order. An urgent one starts whenever a job slot is
+/// Deliveries wait in a line per lane and credential. An urgent one starts whenever a job slot is
 /// free; a bulk one only while more than ``reserved`` slots are free, so bulk jobs never hold the last
-/// ``reserved`` slots and an urgent job never waits for a bulk one to end.
+/// ``reserved`` slots and an urgent job never waits for a bulk one to end. Within a lane, the next
+/// delivery is the first of the credential that holds the fewest slots per unit of its weight (the
+/// earliest arrival on a tie): while several credentials' jobs wait, each gets its weighted share of
+/// the slots, and one whose answers are slow cannot take the slots another's jobs need; a credential
+/// alone may use them all.
 struct LaneQueue: Sendable {
+    /// A delivery as the intake started it: its lane and its credential, which ``finished(_:)`` takes back.
+    struct Started: Sendable {
+        let delivery: AMQPDelivery
+        let lane: Lane
+        let credential: String
+    }
+
+    /// One credential's slots in use and its waiting deliveries, each with its arrival number.
+    private struct Share {
+        var weight: Int
+        var running = 0
+        var urgent = FIFO<(Int, AMQPDelivery)>()
+        var bulk = FIFO<(Int, AMQPDelivery)>()
+
+        var isIdle: Bool { running == 0 && urgent.isEmpty && bulk.isEmpty }
+
+        func line(_ lane: Lane) -> FIFO<(Int, AMQPDelivery)> { lane == .urgent ? urgent : bulk }
+    }
+
     let limit: Int
     let reserved: Int
-    private var urgent = FIFO<AMQPDelivery>()
-    private var bulk = FIFO<AMQPDelivery>()
-    /// Jobs started and not finished, by lane.
+    private var shares: [String: Share] = [:]
+    private var arrivals = 0
+    /// Jobs started and not finished, and deliveries waiting, by lane.
     private(set) var runningUrgent = 0
     private(set) var runningBulk = 0
+    private(set) var waitingUrgent = 0
+    private(set) var waitingBulk = 0
 
     init(limit: Int, reserved: Int) {
         precondition(limit > 0 && reserved >= 0 && reserved < limit, "validated by the configuration")
@@ -22,46 +48,87 @@ struct LaneQueue: Sendable {
     }
 
     var running: Int { runningUrgent + runningBulk }
-    var waitingUrgent: Int { urgent.count }
-    var waitingBulk: Int { bulk.count }
-    var isEmpty: Bool { urgent.isEmpty && bulk.isEmpty }
+    var isEmpty: Bool { waitingUrgent == 0 && waitingBulk == 0 }
 
-    mutating func arrived(_ delivery: AMQPDelivery, lane: Lane) {
+    /// Slots in use and deliveries waiting, per credential with either.
+    var credentials: [(credential: String, running: Int, waiting: Int)] {
+        shares.map { ($0.key, $0.value.running, $0.value.urgent.count + $0.value.bulk.count) }.sorted { $0.credential < $1.credential }
+    }
+
+    /// `delivery` waits in `lane`'s line of `credential` (`weight`: its share relative to the others',
+    /// as configured now).
+    mutating func arrived(_ delivery: AMQPDelivery, lane: Lane, credential: String = "", weight: Int = 1) {
+        arrivals += 1
+        shares[credential, default: Share(weight: weight)].weight = max(1, weight)
         switch lane {
-        case .urgent: urgent.append(delivery)
-        case .bulk: bulk.append(delivery)
+        case .urgent:
+            shares[credential]!.urgent.append((arrivals, delivery))
+            waitingUrgent += 1
+        case .bulk:
+            shares[credential]!.bulk.append((arrivals, delivery))
+            waitingBulk += 1
         }
     }
 
-    /// The delivery to start now, if any may start: the urgent line's first, else the bulk line's
-    /// first when that leaves the reserve free. Its slot is taken.
-    mutating func start() -> (delivery: AMQPDelivery, lane: Lane)? {
-        if running < limit, let next = urgent.popFirst() {
+    /// The delivery to start now, if any may start: urgent first, then bulk when that leaves the
+    /// reserve free; in each, the credential furthest below its share. Its slot is taken.
+    mutating func start() -> Started? {
+        if running < limit, waitingUrgent > 0, let credential = nextCredential(in: .urgent) {
+            let (_, delivery) = shares[credential]!.urgent.popFirst()!
+            shares[credential]!.running += 1
             runningUrgent += 1
-            return (next, .urgent)
+            waitingUrgent -= 1
+            return Started(delivery: delivery, lane: .urgent, credential: credential)
         }
-        if running < limit - reserved, let next = bulk.popFirst() {
+        if running < limit - reserved, waitingBulk > 0, let credential = nextCredential(in: .bulk) {
+            let (_, delivery) = shares[credential]!.bulk.popFirst()!
+            shares[credential]!.running += 1
             runningBulk += 1
-            return (next, .bulk)
+            waitingBulk -= 1
+            return Started(delivery: delivery, lane: .bulk, credential: credential)
         }
         return nil
     }
 
-    /// A job of `lane` ended: its slot is free.
-    mutating func finished(_ lane: Lane) {
-        switch lane {
+    /// A job the intake started ended: its slot is free.
+    mutating func finished(_ started: Started) {
+        switch started.lane {
         case .urgent: runningUrgent -= 1
         case .bulk: runningBulk -= 1
         }
+        shares[started.credential]?.running -= 1
+        if shares[started.credential]?.isIdle == true { shares[started.credential] = nil }
         assert(runningUrgent >= 0 && runningBulk >= 0, "a job ended twice")
     }
 
     /// Every waiting delivery, urgent first, leaving the lines empty.
     mutating func removeAll() -> [AMQPDelivery] {
-        var all: [AMQPDelivery] = []
-        while let next = urgent.popFirst() { all.append(next) }
-        while let next = bulk.popFirst() { all.append(next) }
-        return all
+        var urgent: [(Int, AMQPDelivery)] = []
+        var bulk: [(Int, AMQPDelivery)] = []
+        for credential in Array(shares.keys) {
+            while let next = shares[credential]!.urgent.popFirst() { urgent.append(next) }
+            while let next = shares[credential]!.bulk.popFirst() { bulk.append(next) }
+            if shares[credential]!.isIdle { shares[credential] = nil }
+        }
+        (waitingUrgent, waitingBulk) = (0, 0)
+        return (urgent.sorted { $0.0 < $1.0 } + bulk.sorted { $0.0 < $1.0 }).map(\.1)
+    }
+
+    /// The credential with deliveries waiting in `lane` that holds the fewest slots per unit of weight;
+    /// on a tie, the one whose first waiting delivery arrived first. A scan: a worker serves a few
+    /// credentials, not thousands.
+    private func nextCredential(in lane: Lane) -> String? {
+        var best: (credential: String, running: Int, weight: Int, arrival: Int)?
+        for (credential, share) in shares {
+            guard let (arrival, _) = share.line(lane).first else { continue }
+            if let current = best {
+                let load = share.running * current.weight
+                let currentLoad = current.running * share.weight
+                guard load < currentLoad || (load == currentLoad && arrival < current.arrival) else { continue }
+            }
+            best = (credential, share.running, share.weight, arrival)
+        }
+        return best?.credential
     }
 }
 
@@ -77,6 +144,9 @@ struct FIFO<Element> {
     mutating func append(_ item: Element) {
         items.append(item)
     }
+
+    /// The first element, left in the line.
+    var first: Element? { head < items.count ? items[head] : nil }
 
     mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }

@@ -33,8 +33,6 @@ public final class WorkerService: Service {
         self.amqp = amqp
         self.logger = logger
         apns = APNsClient(configuration: settings.clientConfiguration, logger: logger)
-        let urgentQueue = settings.topology.urgentQueue
-        intake = JobIntake(limit: settings.jobConcurrency, reserved: settings.urgentReservedJobs) { $0.queue == urgentQueue ? .urgent : .bulk }
         gate = CredentialGate(metrics: metrics)
         var onMissingExchange: @Sendable () async -> Void = {}
         if settings.worker.declareTopology {
@@ -45,8 +43,25 @@ public final class WorkerService: Service {
             broker: amqp, sender: apns, credentials: credentials, settings: settings, gate: gate, logger: logger, metrics: metrics,
             onMissingExchange: onMissingExchange
         )
+        intake = JobIntake(limit: settings.jobConcurrency, reserved: settings.urgentReservedJobs, place: Self.placement(settings: settings, processor: processor))
         metrics.configurationLoaded()
         recordCredentials(credentials.entries)
+    }
+
+    /// Where the intake puts a delivery: its lane by the queue it came from, and, when the worker has
+    /// more than one credential, the credential it will be sent with (read from it: ``CredentialPeek``)
+    /// with that credential's weight, as the configuration in force (reloads included) says.
+    static func placement(settings: WorkerSettings, processor: JobProcessor) -> @Sendable (AMQPDelivery) -> JobIntake.Placement {
+        let urgentQueue = settings.topology.urgentQueue
+        return { delivery in
+            var placement = JobIntake.Placement(lane: delivery.queue == urgentQueue ? .urgent : .bulk)
+            let registry = processor.credentials
+            // One credential: nothing to share, and no reading of the body.
+            guard registry.entries.count > 1, let entry = CredentialPeek.entry(for: delivery.message, in: registry) else { return placement }
+            placement.credential = entry.settings.name
+            placement.weight = entry.settings.weight
+            return placement
+        }
     }
 
     /// Starts each new credential's series (a paused gauge at 0, so an alert sees it before its first
@@ -74,6 +89,15 @@ public final class WorkerService: Service {
         let counts = intake.counts
         metrics.lane(.urgent, running: counts.runningUrgent, waiting: counts.waitingUrgent)
         metrics.lane(.bulk, running: counts.runningBulk, waiting: counts.waitingBulk)
+        // Every credential, so one that went idle reads 0 rather than its last count.
+        let entries = processor.credentials.entries
+        guard entries.count > 1 else { return }
+        var shares: [String: (running: Int, waiting: Int)] = [:]
+        for share in intake.credentialCounts { shares[share.credential] = (share.running, share.waiting) }
+        for entry in entries {
+            let share = shares[entry.settings.name] ?? (0, 0)
+            metrics.credential(entry.settings.name, running: share.running, waiting: share.waiting)
+        }
     }
 
     /// Whether this worker should get traffic now: what `/health/ready` reports.
@@ -150,11 +174,11 @@ public final class WorkerService: Service {
                 // consumer, each time counted toward the queue's delivery limit.
                 for delivery in intake.inputFinished() { await amqp.reject(delivery, requeue: true) }
             }
-            while let (delivery, lane) = await intake.next() {
+            while let started = await intake.next() {
                 metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
                 group.addTask { [self] in
-                    await processor.process(delivery)
-                    intake.finished(lane)
+                    await processor.process(started.delivery)
+                    intake.finished(started)
                     metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
                 }
             }

@@ -14,6 +14,7 @@ extension CredentialSettings {
         let name = reader.required("name", Parse.string) ?? ""
         let environment = reader.value("environment", default: APNsEnvironment.production, Parse.choice(APNsEnvironment.self))
         let connections = reader.optional("connections", Parse.int(1...100))
+        let weight = reader.value("weight", default: 1, Parse.int(1...1000))
         let topics = reader.list("topics", default: [], Parse.topic)
         let proxy = reader.optional("proxy") { try Parse.proxy($0, bypass: []) }
         reader.skip(["type"])  // `type: null` is the inferred type, not an unknown key
@@ -38,7 +39,7 @@ extension CredentialSettings {
             reader.skip(tokenKeys + certificateKeys)
             reader.reportUnknownKeys()
         }
-        return CredentialSettings(name: name, kind: kind, environment: environment, connections: connections, topics: topics, proxy: proxy)
+        return CredentialSettings(name: name, kind: kind, environment: environment, connections: connections, topics: topics, proxy: proxy, weight: weight)
     }
 
     /// Without `type`, the keys given say which kind is meant; keys of both kinds leave it to `type`.

@@ -15,6 +15,9 @@ public struct CredentialSettings: Sendable, Hashable {
     public var topics: [String]
     /// A proxy for this credential's connections only; `nil` means `apns.proxy`.
     public var proxy: HTTPProxy?
+    /// This credential's share of a worker's job slots, relative to the others': while jobs of
+    /// several credentials wait, each freed slot goes to the one holding the fewest per unit of weight.
+    public var weight: Int = 1
 
     /// A credential as the file would describe it.
     public init(
@@ -23,7 +26,8 @@ public struct CredentialSettings: Sendable, Hashable {
         environment: APNsEnvironment = .production,
         connections: Int? = nil,
         topics: [String] = [],
-        proxy: HTTPProxy? = nil
+        proxy: HTTPProxy? = nil,
+        weight: Int = 1
     ) {
         self.name = name
         self.kind = kind
@@ -31,5 +35,6 @@ public struct CredentialSettings: Sendable, Hashable {
         self.connections = connections
         self.topics = topics
         self.proxy = proxy
+        self.weight = weight
     }
 }

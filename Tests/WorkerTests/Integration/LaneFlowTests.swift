@@ -71,4 +71,33 @@ struct LaneFlowTests {
         #expect(try await harness.drain(prefix + "30s", count: 1, idle: .milliseconds(500)).isEmpty, "nothing in bulk's tier")
         await harness.tearDown()
     }
+
+    @Test("fair shares: one team's slow answers and backlog do not hold the slots another team's jobs need")
+    func slowTeamDoesNotStarveAnother() async throws {
+        // team-one (com.example.app) answers in 300 ms, team-two (com.example.other) at once; 6 bulk
+        // slots. Without shares, team-two's 20 jobs would start after team-one's whole backlog of 40
+        // (about 2 s, 30 or more of team-one's results first); with equal shares, every slot team-one
+        // frees goes to team-two until they hold as many.
+        let harness = try await WorkerHarness.make(mockSetup: { $0.faults.topicLatency = ["com.example.app": .fixed(milliseconds: 300)] }) {
+            $0.worker.prefetch = 100
+            $0.worker.maxConcurrentJobs = 8
+        }
+        let slowIDs = (0..<40).map { "one-\($0)" }
+        let quickIDs = (0..<20).map { "two-\($0)" }
+        try await harness.publish(slowIDs.map { JobFactory.alert(id: $0) })
+        let collector = try await QueueCollector.start(harness, queue: harness.settings.topology.resultsQueue!, name: "\(harness.prefix)results")
+        let worker = try await harness.startWorker()
+        defer { Task { try? await worker.stop() } }
+        try await Condition.wait("team-one's jobs hold every bulk slot") { harness.mock.server.recorder.snapshot.requests >= 6 }
+        try await harness.publish(quickIDs.map { JobFactory.alert(id: $0, topic: "com.example.other") })
+        try await Condition.wait("every job answered", timeout: .seconds(60)) { collector.count >= slowIDs.count + quickIDs.count }
+        try await worker.stop()
+        await collector.stop()
+
+        let order = try collector.messages.map { try JobResult.decode($0.body) }.compactMap(\.id)
+        #expect(Set(order) == Set(slowIDs + quickIDs) && order.count == 60, "one result each")
+        let lastQuick = try #require(order.lastIndex { $0.hasPrefix("two-") })
+        let slowBefore = order[..<lastQuick].count { $0.hasPrefix("one-") }
+        #expect(slowBefore < 20, "team-two's last job was answered after \(slowBefore) of team-one's")
+    }
 }

@@ -10,7 +10,7 @@ struct JobIntakeTests {
     static let urgentQueue = "apns.jobs.urgent"
 
     static func intake(limit: Int, reserved: Int = 0) -> JobIntake {
-        JobIntake(limit: limit, reserved: reserved) { $0.queue == urgentQueue ? .urgent : .bulk }
+        JobIntake(limit: limit, reserved: reserved) { JobIntake.Placement(lane: $0.queue == urgentQueue ? .urgent : .bulk) }
     }
 
     static func delivery(_ tag: UInt64, urgent: Bool = false) -> AMQPDelivery {
@@ -26,12 +26,13 @@ struct JobIntakeTests {
         let first = Task { await intake.next() }
         try await Condition.wait("the intake waits for a delivery") { intake.isWaiting }
         intake.arrived([Self.delivery(1), Self.delivery(2)])
-        #expect(await first.value?.delivery.deliveryTag == 1)
+        let firstStarted = await first.value
+        #expect(firstStarted?.delivery.deliveryTag == 1)
         let second = Task { await intake.next() }
         try await Condition.wait("the intake waits for the slot") { intake.isWaiting }
         intake.arrived([Self.delivery(3, urgent: true)])
         #expect(intake.isWaiting, "no slot is free: nothing starts")
-        intake.finished(.bulk)
+        intake.finished(try #require(firstStarted))
         let started = await second.value
         #expect(started?.delivery.deliveryTag == 3 && started?.lane == .urgent, "the freed slot goes to the urgent delivery")
         #expect(intake.counts.waitingBulk == 1)
