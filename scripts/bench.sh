@@ -30,6 +30,8 @@ echo "== multicast jobs: 1, 100 and 1,000 tokens per job; memory; single jobs be
 .build/release/apns-bench multicast --count "${MULTICAST_NOTIFICATIONS:-200000}" --rounds 3 | tee "$out/multicast.txt"
 echo "== where the worker's CPU goes (perf)"
 .build/release/apns-bench profile --count "${PROFILE_JOBS:-250000}" --output "$out" | tee "$out/profile.txt"
+echo "== a credential's rate limit (2,000/s) held over 30 s"
+scripts/bench-rate-limit.sh 2000 30 | tee "$out/rate-limit.txt"
 echo "== one jobs queue against three partitions, on a three-node cluster"
 scripts/rabbitmq.sh stop
 trap 'scripts/rabbitmq-cluster.sh stop; scripts/rabbitmq.sh stop' EXIT

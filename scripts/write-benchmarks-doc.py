@@ -104,6 +104,23 @@ def multicast_section(path):
     ]
 
 
+def rate_limit_section(path):
+    """`scripts/bench-rate-limit.sh`'s line, quoted; nothing when the file is missing."""
+    if not os.path.exists(path):
+        return []
+    return [
+        "## A credential's rate limit (`scripts/bench-rate-limit.sh`)",
+        "",
+        "One worker (`fleet_size: 1`) with team-one's `rate_limit: 2000`, 75,000 jobs queued, the mock's",
+        "accepted count over 30 s after a 5 s warm-up (target: within 5% of the limit):",
+        "",
+        "```",
+        open(path).read().strip(),
+        "```",
+        "",
+    ]
+
+
 def rate(run):
     return run["jobs"] / run["seconds"]
 
@@ -306,6 +323,7 @@ lines += [
 ]
 lines += amqp_section(os.path.join(folder, "amqp.txt"))
 lines += multicast_section(os.path.join(folder, "multicast.txt"))
+lines += rate_limit_section(os.path.join(folder, "rate-limit.txt"))
 lines += partition_section(os.path.join(folder, "partitions.txt"))
 lines += [
     "## Provider tokens (`apns-bench jwt`)",

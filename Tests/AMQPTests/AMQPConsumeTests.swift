@@ -60,6 +60,24 @@ struct AMQPConsumeTests {
         await client.close()
     }
 
+    @Test("a queue's counts: its ready messages and its consumers, as another client sees them")
+    func queueCounts() async throws {
+        let client = try await TestBroker.connectedClient()
+        let observer = try await TestBroker.connectedClient()
+        let queue = TestBroker.uniqueName("counts")
+        try await client.declare(queues: [TestBroker.queue(queue, quorum: true)])
+        try await Self.fill(client, queue, ["a", "b", "c"])
+        #expect(try await observer.counts(ofQueue: queue) == AMQPQueueCounts(messages: 3, consumers: 0))
+        let inbox = DeliveryInbox(try await client.consume(queue: queue, prefetch: 1))
+        #expect(await inbox.take(1).count == 1)
+        try await Condition.wait("the broker counts the consumer", asking: { try await observer.counts(ofQueue: queue).consumers == 1 })
+        #expect(try await observer.counts(ofQueue: queue).messages == 2, "the unacked delivery is not ready")
+        await client.cancelConsuming()
+        try await client.deleteQueue(queue)
+        await client.close()
+        await observer.close()
+    }
+
     @Test("ack removes; reject with requeue redelivers flagged as redelivered; reject without requeue dead-letters")
     func ackAndReject() async throws {
         let client = try await TestBroker.connectedClient()

@@ -56,7 +56,13 @@ public final class AMQPClient: Sendable {
     /// The messages ready in queue `name` now, as a passive declare reports them (unacknowledged
     /// deliveries are not counted); throws a 404 ``AMQPError`` when there is no such queue.
     public func readyMessageCount(inQueue name: String) async throws -> Int {
-        Int(try await topology(.checkQueue(name)))
+        try await topology(.checkQueue(name)).messages
+    }
+
+    /// The ready messages and the consumers of queue `name` now (a passive declare); throws a 404
+    /// ``AMQPError`` when there is no such queue.
+    public func counts(ofQueue name: String) async throws -> AMQPQueueCounts {
+        try await topology(.checkQueue(name))
     }
 
     /// Removes a binding (a no-op when it does not exist; its exchange and destination must).
@@ -188,7 +194,7 @@ public final class AMQPClient: Sendable {
     public var isConsuming: Bool { counters.consuming.load(ordering: .relaxed) }
 
     @discardableResult
-    private func topology(_ request: TopologyRequest) async throws -> UInt32 {
+    private func topology(_ request: TopologyRequest) async throws -> AMQPQueueCounts {
         try await withCheckedThrowingContinuation { submit(.topology(request, $0)) }
     }
 

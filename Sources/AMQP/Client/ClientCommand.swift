@@ -7,7 +7,7 @@ enum ClientCommand: Sendable {
     case publishBatch(PublishBatchRequest, @Sendable (AMQPBatchOutcome) -> Void)
     case settle(Settlement, CheckedContinuation<Void, Never>)
     /// Answered with the ready-message count of a `checkQueue` (0 for the other requests).
-    case topology(TopologyRequest, CheckedContinuation<UInt32, any Error>)
+    case topology(TopologyRequest, CheckedContinuation<AMQPQueueCounts, any Error>)
     case consume(ConsumeRequest, CheckedContinuation<Void, any Error>)
     case cancelConsuming(CheckedContinuation<Void, Never>)
     /// Close and open again, if the connection is still the one of `generation`.

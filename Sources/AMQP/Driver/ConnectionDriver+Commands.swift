@@ -113,15 +113,15 @@ extension ConnectionDriver {
 
     /// Runs a topology request's calls one after another on the topology channel; the first refusal
     /// ends it (a refusal closes only that channel; anything worse takes the connection).
-    private func runTopology(_ request: TopologyRequest, _ done: @escaping (Result<UInt32, AMQPError>) -> Void) {
+    private func runTopology(_ request: TopologyRequest, _ done: @escaping (Result<AMQPQueueCounts, AMQPError>) -> Void) {
         guard let connection, connection.isOpen, state.closing == nil else {
             done(.failure(AMQPError(.notConnected, operation: request.operation, message: state.closing != nil ? "the client is closing" : "the connection is down; reconnecting")))
             return
         }
         var calls = request.calls[...]
-        func next(_ count: UInt32) {
+        func next(_ counts: AMQPQueueCounts) {
             guard let call = calls.popFirst() else {
-                done(.success(count))
+                done(.success(counts))
                 return
             }
             let problem = call.method.encodingProblem
@@ -131,12 +131,12 @@ extension ConnectionDriver {
             }
             connection.call(call.method, on: AMQPConnection.topologyChannel, operation: call.operation) { result in
                 switch result {
-                case .success(.queueDeclareOk(_, let messages, _)): next(messages)
-                case .success: next(count)
+                case .success(.queueDeclareOk(_, let messages, let consumers)): next(AMQPQueueCounts(messages: Int(messages), consumers: Int(consumers)))
+                case .success: next(counts)
                 case .failure(let error): done(.failure(error))
                 }
             }
         }
-        next(0)
+        next(AMQPQueueCounts(messages: 0, consumers: 0))
     }
 }

@@ -19,7 +19,7 @@ enum JobLoader {
 
     /// Publishes `count` stamped jobs at `rate` per second, a small batch every 2 ms: a steady offered
     /// load (in 10 ms batches the bursts themselves doubled the median latency).
-    static func publishSteadily(_ count: Int, rate: Double, into client: AMQPClient, topology: TopologySection) async throws {
+    static func publishSteadily(_ count: Int, rate: Double, into client: AMQPClient, topology: TopologySection, routingKey: String? = nil) async throws {
         let tick = 0.002
         let clock = ContinuousClock()
         let start = clock.now
@@ -30,7 +30,7 @@ enum JobLoader {
             let batch = min(Int(owed), count - sent)
             owed -= Double(batch)
             if batch > 0 {
-                try await load(batch, into: client, topology: topology, from: sent, stamp: true)
+                try await load(batch, into: client, topology: topology, from: sent, stamp: true, routingKey: routingKey)
                 sent += batch
             }
             try await clock.sleep(until: start + .seconds(Double(sent) / rate + tick))
@@ -39,11 +39,13 @@ enum JobLoader {
 
     /// Publishes `count` jobs (`body` of each index: ``body(index:)`` by default), at most `window`
     /// awaiting confirms; `stamp` adds a `published-at` header (milliseconds) so results carry
-    /// end-to-end latency.
+    /// end-to-end latency; `routingKey` is the jobs exchange's (the urgent lane's, say) instead of
+    /// the bulk one.
     static func load(
         _ count: Int, into client: AMQPClient, topology: TopologySection, from start: Int = 0, window: Int = 2000, stamp: Bool = false,
-        body: (Int) -> [UInt8] = JobLoader.body(index:)
+        routingKey: String? = nil, body: (Int) -> [UInt8] = JobLoader.body(index:)
     ) async throws {
+        let routingKey = routingKey ?? topology.jobsRoutingKey
         try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             for index in start..<(start + count) {
                 if index - start >= window, let outcome = try await group.next(), outcome != .confirmed { throw BenchError("job not confirmed: \(outcome)") }
@@ -53,7 +55,7 @@ enum JobLoader {
                 if stamp { properties.headers["published-at"] = .int(Int64(Date().timeIntervalSince1970 * 1000)) }
                 let message = AMQPMessage(body: body(index), properties: properties)
                 group.addTask {
-                    try await client.publish(exchange: topology.jobsExchange, routingKey: topology.jobsRoutingKey, message: message, mandatory: true)
+                    try await client.publish(exchange: topology.jobsExchange, routingKey: routingKey, message: message, mandatory: true)
                 }
             }
             for try await outcome in group where outcome != .confirmed { throw BenchError("job not confirmed: \(outcome)") }

@@ -53,8 +53,9 @@ struct MulticastBenchmark {
     }
 
     /// Latency of single jobs published steadily (1,000/s for 8 s), alone or behind 20 jobs of 10,000
-    /// tokens loaded just before them: what a large multicast costs everyone else.
-    func fairness(withMulticast: Bool) async throws -> (p50: Double, p99: Double, count: Int) {
+    /// tokens loaded just before them: what a large multicast costs everyone else; `urgent`, with the
+    /// single jobs in the urgent lane.
+    func fairness(withMulticast: Bool, urgent: Bool = false) async throws -> (p50: Double, p99: Double, count: Int) {
         let environment = try BenchEnvironment(prefetch: 500, connections: 2)
         let client = try await environment.client("fairness")
         let worker = try WorkerProcess(settings: environment.settings)
@@ -64,7 +65,8 @@ struct MulticastBenchmark {
         }
         if withMulticast { try await Self.load(20, tokens: 10_000, into: client, topology: environment.settings.topology, idPrefix: "multicast") }
         let total = 8_000
-        try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: environment.settings.topology)
+        let topology = environment.settings.topology
+        try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: topology, routingKey: urgent ? topology.urgentRoutingKey : nil)
         var latencies: [Double] = []
         let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
         for await delivery in results {
@@ -84,6 +86,10 @@ struct MulticastBenchmark {
         let alone = try await fairness(withMulticast: false)
         let behind = try await fairness(withMulticast: true)
         print(String(format: "single jobs at 1,000/s: p50 %.0f ms, p99 %.0f ms alone; p50 %.0f ms, p99 %.0f ms with 20 × 10,000-token jobs in flight", alone.p50, alone.p99, behind.p50, behind.p99))
+        let urgentAlone = try await fairness(withMulticast: false, urgent: true)
+        let urgentBehind = try await fairness(withMulticast: true, urgent: true)
+        print(String(format: "urgent single jobs at 1,000/s: p50 %.0f ms, p99 %.0f ms alone; p50 %.0f ms, p99 %.0f ms with 200,000 bulk notifications (20 × 10,000 tokens) queued ahead: p99 ratio %.2f",
+                     urgentAlone.p50, urgentAlone.p99, urgentBehind.p50, urgentBehind.p99, urgentBehind.p99 / max(urgentAlone.p99, 1)))
     }
 
     func report() async throws {

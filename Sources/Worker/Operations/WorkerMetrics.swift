@@ -25,6 +25,8 @@ struct WorkerMetrics: Sendable {
     static let laneWaitingMetric = MetricDescription("apns_lane_jobs_waiting", .gauge, labels: ["lane"], help: "Deliveries received and not yet started, by lane (set when scraped).")
     static let credentialRunningMetric = MetricDescription("apns_credential_jobs_running", .gauge, labels: ["credential"], help: "Jobs started and not yet ended, by credential (set when scraped, with more than one credential).")
     static let credentialWaitingMetric = MetricDescription("apns_credential_jobs_waiting", .gauge, labels: ["credential"], help: "Deliveries waiting to start, by credential (set when scraped, with more than one credential).")
+    static let rateLimitedMetric = MetricDescription("apns_rate_limited_total", .counter, labels: ["credential"], help: "Requests that waited for their credential's or topic's rate limit before being sent.")
+    static let rateLimitMetric = MetricDescription("apns_rate_limit_per_worker", .gauge, labels: ["credential"], help: "This worker's share of the credential's fleet-wide rate limit, in notifications per second (set when scraped).")
     static let prefetchMetric = MetricDescription("apns_prefetch", .gauge, help: "The configured prefetch (deliveries the broker may have outstanding).")
     static let connectionGenerationMetric = MetricDescription("amqp_connection_generation", .gauge, help: "Broker connections opened so far: 1, plus one per reconnect or reopen.")
     static let resultsMetric = MetricDescription("apns_results_total", .counter, labels: ["status", "reason", "credential"], help: "Results confirmed by the broker, by status, reason and credential.")
@@ -42,6 +44,7 @@ struct WorkerMetrics: Sendable {
         confirmDurationMetric, inFlightMetric, multicastRequestsMetric, multicastInFlightMetric, prefetchMetric, connectionGenerationMetric,
         resultsMetric, retriedMetric, deadLetteredMetric, certificateExpiryMetric, reloadsMetric, reloadSuccessfulMetric, reloadTimestampMetric,
         pausedMetric, laneRunningMetric, laneWaitingMetric, credentialRunningMetric, credentialWaitingMetric,
+        rateLimitedMetric, rateLimitMetric,
     ]
 
     let received = Counter(label: receivedMetric.name)
@@ -104,6 +107,16 @@ struct WorkerMetrics: Sendable {
     func credential(_ credential: String, running: Int, waiting: Int) {
         Gauge(label: Self.credentialRunningMetric.name, dimensions: [("credential", credential)]).record(running)
         Gauge(label: Self.credentialWaitingMetric.name, dimensions: [("credential", credential)]).record(waiting)
+    }
+
+    /// A request of `credential` waited for a rate limit.
+    func rateLimited(_ credential: String) {
+        Counter(label: Self.rateLimitedMetric.name, dimensions: [("credential", credential)]).increment()
+    }
+
+    /// This worker's share of `credential`'s rate limit, per second.
+    func credential(_ credential: String, ratePerWorker: Double) {
+        Gauge(label: Self.rateLimitMetric.name, dimensions: [("credential", credential)]).record(ratePerWorker)
     }
 
     /// 1 while `credential` is paused after APNs refused it, else 0.

@@ -61,6 +61,8 @@ public final class JobProcessor: Sendable {
     /// Lanes one multicast job may run at once, each a request in flight: a quarter of the permits,
     /// so a few large jobs share them rather than the first taking all.
     let multicastLanes: Int
+    /// The credentials' rate limits, scaled to this worker's share of the fleet.
+    let rateLimits: RateLimits
     /// Set when the worker starts draining: multicast jobs stop sending and set their remaining
     /// tokens aside for a retry copy, so a shutdown does not wait for a 10,000-token job.
     let draining = Atomic(false)
@@ -102,6 +104,7 @@ public final class JobProcessor: Sendable {
         self.sender = sender
         credentialsInForce = NIOLockedValueBox(credentials)
         permits = SendPermits(capacity: settings.multicastConcurrency)
+        rateLimits = RateLimits(credentials: settings.credentials)
         multicastLanes = max(1, settings.multicastConcurrency / 4)
         policy = RetryPolicy(tiers: settings.topology.retryTiers, maxAttempts: settings.worker.maxAttempts)
         self.gate = gate
@@ -177,6 +180,7 @@ public final class JobProcessor: Sendable {
     /// Sends the job and turns APNs' answer (or its absence) into what to publish.
     private func send(_ pending: PendingSend) async -> [Publication] {
         let outcome: Result<APNsResponse, APNsSendError>
+        if !rateLimits.isEmpty { await waitForRate(pending.credentialName, topic: pending.job.request.topic) }
         do {
             outcome = .success(try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint, urgent: pending.context.isUrgent))
         } catch {
@@ -187,6 +191,15 @@ public final class JobProcessor: Sendable {
 
     // The single-job path above keeps its own do/catch rather than ``Result/init(sending:)``: its async
     // frame is what thousands of waiting jobs hold, and it stays as small as it was measured.
+
+    /// Waits until `credential`'s and `topic`'s rate limits let one more request go: no attempt is
+    /// used (nothing was sent yet).
+    func waitForRate(_ credential: String, topic: String) async {
+        let wait = rateLimits.reserve(credential: credential, topic: topic, now: .now)
+        guard wait > .zero else { return }
+        metrics.rateLimited(credential)
+        try? await Task.sleep(for: wait)
+    }
 
     /// `error` as the client's error type (it throws nothing else, but the protocol cannot say so).
     @inline(never)

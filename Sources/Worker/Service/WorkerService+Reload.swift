@@ -20,6 +20,7 @@ extension WorkerService {
             return next
         }
         for name in changes.replaced { gate.resume(name) }
+        processor.rateLimits.update(credentials: registry.entries.map(\.settings))
         recordCredentials(registry.entries.filter { !changes.unchanged.contains($0.settings.name) })
         for entry in retired {
             Task { [apns] in await apns.retire(credential: entry.settings.name, revision: entry.credential.revision) }

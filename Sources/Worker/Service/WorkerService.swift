@@ -86,6 +86,9 @@ public final class WorkerService: Service {
     /// Sets the gauges that are cheaper to read on a scrape than to keep current on every job.
     public func recordScrapeGauges() {
         metrics.connectionGeneration.record(Int(amqp.generation))
+        for entry in processor.credentials.entries {
+            if let rate = processor.rateLimits.perWorkerRate(of: entry.settings.name) { metrics.credential(entry.settings.name, ratePerWorker: rate) }
+        }
         let counts = intake.counts
         metrics.lane(.urgent, running: counts.runningUrgent, waiting: counts.waitingUrgent)
         metrics.lane(.bulk, running: counts.runningBulk, waiting: counts.waitingBulk)
@@ -135,6 +138,8 @@ public final class WorkerService: Service {
             "queues": "\(queues.map { "\($0.name) (prefetch \($0.prefetch))" }.joined(separator: ", "))",
             "concurrency": "\(settings.jobConcurrency)", "reserved_for_urgent": "\(settings.urgentReservedJobs)", "worker": "\(settings.worker.name)",
         ])
+        let fleetWatch = watchFleetSize()
+        defer { fleetWatch?.cancel() }
         try await withGracefulShutdownHandler {
             try await process(deliveries)
         } onGracefulShutdown: { [self] in
@@ -150,6 +155,24 @@ public final class WorkerService: Service {
         logger.notice("worker drained; closing")
         await amqp.close()
         apns.shutdown()
+    }
+
+    /// Keeps the rate limits' worker count current: `worker.fleet_size` when set, else the consumers of
+    /// the first jobs queue (every worker consumes it once), counted every 15 seconds while any
+    /// credential has a limit. A worker that cannot count keeps the last count.
+    private func watchFleetSize() -> Task<Void, Never>? {
+        if let size = settings.worker.fleetSize {
+            processor.rateLimits.setWorkers(size)
+            return nil
+        }
+        return Task { [amqp, processor, queue = settings.topology.jobsQueue] in
+            while !Task.isCancelled {
+                if !processor.rateLimits.isEmpty, let counts = try? await amqp.counts(ofQueue: queue) {
+                    processor.rateLimits.setWorkers(counts.consumers)
+                }
+                try? await Task.sleep(for: .seconds(15))
+            }
+        }
     }
 
     /// The queues this worker takes jobs from: the urgent lane's with its own prefetch, then the bulk

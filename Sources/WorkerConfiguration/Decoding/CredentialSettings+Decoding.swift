@@ -15,6 +15,8 @@ extension CredentialSettings {
         let environment = reader.value("environment", default: APNsEnvironment.production, Parse.choice(APNsEnvironment.self))
         let connections = reader.optional("connections", Parse.int(1...100))
         let weight = reader.value("weight", default: 1, Parse.int(1...1000))
+        let rateLimit = reader.optional("rate_limit", Parse.int(1...1_000_000))
+        let topicRateLimits = reader.value("topic_rate_limits", default: [:], Parse.topicRates)
         let topics = reader.list("topics", default: [], Parse.topic)
         let proxy = reader.optional("proxy") { try Parse.proxy($0, bypass: []) }
         reader.skip(["type"])  // `type: null` is the inferred type, not an unknown key
@@ -39,7 +41,10 @@ extension CredentialSettings {
             reader.skip(tokenKeys + certificateKeys)
             reader.reportUnknownKeys()
         }
-        return CredentialSettings(name: name, kind: kind, environment: environment, connections: connections, topics: topics, proxy: proxy, weight: weight)
+        var settings = CredentialSettings(name: name, kind: kind, environment: environment, connections: connections, topics: topics, proxy: proxy, weight: weight)
+        settings.rateLimit = rateLimit
+        settings.topicRateLimits = topicRateLimits
+        return settings
     }
 
     /// Without `type`, the keys given say which kind is meant; keys of both kinds leave it to `type`.

@@ -98,4 +98,20 @@ enum Parse {
         }
         return value
     }
+
+    /// A mapping of topics to rates (notifications per second, 1...1,000,000).
+    static func topicRates(_ node: ConfigNode) throws -> [String: Int] {
+        guard case .map(let entries) = node.value else { throw ValueRefusal("must be a mapping of topics to notifications per second, e.g. {com.example.app: 500}") }
+        var rates: [String: Int] = [:]
+        for entry in entries {
+            let topic = try topic(ConfigNode(.scalar(entry.key)))
+            do {
+                rates[topic] = try int(1...1_000_000)(entry.node)
+            } catch let refusal as ValueRefusal {
+                throw ValueRefusal("\(topic): \(refusal.message)")
+            }
+        }
+        return rates
+    }
 }
+

@@ -18,6 +18,11 @@ public struct CredentialSettings: Sendable, Hashable {
     /// This credential's share of a worker's job slots, relative to the others': while jobs of
     /// several credentials wait, each freed slot goes to the one holding the fewest per unit of weight.
     public var weight: Int = 1
+    /// Notifications per second this credential may send across the whole fleet (each worker takes its
+    /// share: `worker.fleet_size`, or the jobs queue's consumers); `nil`, no limit.
+    public var rateLimit: Int?
+    /// The same per topic (a team's noisy app); a request waits for both its credential's and its topic's.
+    public var topicRateLimits: [String: Int] = [:]
 
     /// A credential as the file would describe it.
     public init(

@@ -16,6 +16,9 @@ public struct WorkerSection: Sendable, Hashable {
     /// Jobs processed at once, 1...65535; `nil` means 1,000 per APNs connection of the credentials (see
     /// ``WorkerSettings/jobConcurrency``). Prefetched deliveries beyond it wait, not yet started.
     public var maxConcurrentJobs: Int? = nil
+    /// Workers in the fleet, for rate limits (each worker sends its share of a credential's
+    /// `rate_limit`); `nil` (the default) counts the consumers of the jobs queue every 15 seconds.
+    public var fleetSize: Int? = nil
     /// How long a graceful shutdown waits for in-flight jobs before giving up on them.
     public var shutdownTimeout: Duration = .seconds(20)
     /// Whether to declare the exchanges and queues of ``TopologySection`` at start.

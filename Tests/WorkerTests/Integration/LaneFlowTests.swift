@@ -74,11 +74,12 @@ struct LaneFlowTests {
 
     @Test("fair shares: one team's slow answers and backlog do not hold the slots another team's jobs need")
     func slowTeamDoesNotStarveAnother() async throws {
-        // team-one (com.example.app) answers in 300 ms, team-two (com.example.other) at once; 6 bulk
+        // team-one (com.example.app) answers in 1 s, team-two (com.example.other) at once; 6 bulk
         // slots. Without shares, team-two's 20 jobs would start after team-one's whole backlog of 40
-        // (about 2 s, 30 or more of team-one's results first); with equal shares, every slot team-one
-        // frees goes to team-two until they hold as many.
-        let harness = try await WorkerHarness.make(mockSetup: { $0.faults.topicLatency = ["com.example.app": .fixed(milliseconds: 300)] }) {
+        // (measured: after 37 of team-one's results); with equal shares, every slot team-one frees goes
+        // to team-two until they hold as many, and team-two's jobs are done within a few of
+        // team-one's seconds even on a loaded machine (with 300 ms answers, a full-suite run took 25).
+        let harness = try await WorkerHarness.make(mockSetup: { $0.faults.topicLatency = ["com.example.app": .fixed(milliseconds: 1000)] }) {
             $0.worker.prefetch = 100
             $0.worker.maxConcurrentJobs = 8
         }
@@ -98,6 +99,6 @@ struct LaneFlowTests {
         #expect(Set(order) == Set(slowIDs + quickIDs) && order.count == 60, "one result each")
         let lastQuick = try #require(order.lastIndex { $0.hasPrefix("two-") })
         let slowBefore = order[..<lastQuick].count { $0.hasPrefix("one-") }
-        #expect(slowBefore < 20, "team-two's last job was answered after \(slowBefore) of team-one's")
+        #expect(slowBefore < 24, "team-two's last job was answered after \(slowBefore) of team-one's")
     }
 }

@@ -1,0 +1,37 @@
+import Testing
+import WorkerConfiguration
+
+/// `credentials[].weight`, `rate_limit`, `topic_rate_limits` and `worker.fleet_size`.
+@Suite struct SharesAndLimitsTests {
+    static let twoTeams = """
+        worker: {fleet_size: 4}
+        credentials:
+          - {name: a, team_id: TEAMID0001, key_id: TESTKEY001, key_file: /keys/a.p8, weight: 3, rate_limit: 2000,
+             topic_rate_limits: {com.acme.app.voip: 100}}
+          - {name: b, team_id: TEAMID0002, key_id: TESTKEY002, key_file: /keys/b.p8}
+        """
+
+    @Test func readWithTheirDefaults() throws {
+        let settings = try WorkerSettingsLoader.load(yaml: Self.twoTeams, environment: [:])
+        #expect(settings.worker.fleetSize == 4)
+        #expect(settings.credentials.map(\.weight) == [3, 1])
+        #expect(settings.credentials.map(\.rateLimit) == [2000, nil])
+        #expect(settings.credentials[0].topicRateLimits == ["com.acme.app.voip": 100])
+        #expect(settings.credentials[1].topicRateLimits.isEmpty)
+        #expect(try WorkerSettingsLoader.load(yaml: Sample.credential, environment: [:]).worker.fleetSize == nil)
+    }
+
+    @Test func outOfRangeIsAProblemAtItsKey() {
+        let yaml = """
+            worker: {fleet_size: 0}
+            credentials:
+              - {name: a, team_id: TEAMID0001, key_id: TESTKEY001, key_file: /keys/a.p8, weight: 0, rate_limit: -5,
+                 topic_rate_limits: {com.acme.app: 0}}
+            """
+        let problems = Sample.problems(yaml)
+        #expect(problems.map(\.path).sorted() == [
+            "credentials[0].rate_limit", "credentials[0].topic_rate_limits", "credentials[0].weight", "worker.fleet_size",
+        ])
+        #expect(problems.first { $0.path == "credentials[0].topic_rate_limits" }?.message.contains("com.acme.app") == true)
+    }
+}
