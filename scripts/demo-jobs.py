@@ -4,12 +4,17 @@
 The mock treats device tokens starting with "dead" as unregistered (410) and "bad0" as unknown (400);
 everything else well-formed is a live device. Usage: scripts/demo-jobs.py N > jobs.jsonl
 With --multicast J T: J multicast jobs of T tokens each (3% of them dead, 1% unknown) instead.
+With --plain N PREFIX: N jobs to live devices, with ids PREFIX-0 … (the lanes step's backlog and urgent jobs).
 """
 import json
 import random
 import sys
 import uuid
 
+if sys.argv[1:2] == ["--plain"]:
+    for i in range(int(sys.argv[2])):
+        print(json.dumps({"id": f"{sys.argv[3]}-{i}", "device_token": f"{i:064x}", "topic": "com.example.app", "payload": {"aps": {"alert": f"#{i}"}}}))
+    sys.exit(0)
 multicast = sys.argv[1:2] == ["--multicast"]
 if multicast:
     count, tokens_per_job = int(sys.argv[2]), int(sys.argv[3])

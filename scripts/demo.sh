@@ -73,6 +73,17 @@ JOBS
 "$bin/apns-worker" publish --config "$config" "$demo/broadcast.jsonl"
 "$bin/apns-worker" results --config "$config" --drain --expect 2 --idle-timeout 10 | grep -v "^latency\|^throughput" | tee -a "$demo/summary.txt"
 
+echo "== lanes: 3 urgent jobs published behind a backlog of 20,000 bulk jobs (APNs answering in 200 ms)"
+mock_faults() { curl -s --http2 --cacert Tests/Fixtures/tls/ca.pem "https://localhost:2197/_mock/faults" -d "$1" > /dev/null; }
+mock_faults '{"latency":{"fixed":{"milliseconds":200}}}'
+python3 scripts/demo-jobs.py --plain 20000 demo-bulk > "$demo/backlog.jsonl"
+python3 scripts/demo-jobs.py --plain 3 demo-urgent > "$demo/urgent.jsonl"
+"$bin/apns-worker" publish --config "$config" "$demo/backlog.jsonl"
+"$bin/apns-worker" publish --config "$config" --urgent "$demo/urgent.jsonl"
+"$bin/apns-worker" results --config "$config" --drain --json --expect 20003 --idle-timeout 30 > "$demo/lanes.jsonl"
+python3 scripts/demo-lanes.py "$demo/lanes.jsonl" | tee -a "$demo/summary.txt"
+mock_faults '{"errorRate":0.02,"errorStatus":503}'
+
 echo "== the worker's health and metrics endpoint (metrics.port, 9090 here)"
 metrics_port=$(sed -n 's/^ *port: *\([0-9][0-9]*\).*/\1/p' "$config" | tail -1)
 metrics_port=${metrics_port:-9090}

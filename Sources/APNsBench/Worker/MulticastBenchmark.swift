@@ -52,10 +52,19 @@ struct MulticastBenchmark {
         }
     }
 
-    /// Latency of single jobs published steadily (1,000/s for 8 s), alone or behind 20 jobs of 10,000
-    /// tokens loaded just before them: what a large multicast costs everyone else; `urgent`, with the
-    /// single jobs in the urgent lane.
-    func fairness(withMulticast: Bool, urgent: Bool = false) async throws -> (p50: Double, p99: Double, count: Int) {
+    /// What is queued ahead of the single jobs ``fairness(ahead:urgent:)`` measures.
+    enum Backlog {
+        case none
+        /// 20 jobs of 10,000 tokens: 200,000 notifications.
+        case multicast
+        /// 100,000 single jobs.
+        case singles
+    }
+
+    /// Latency of single jobs published steadily (1,000/s for 8 s), alone or behind a backlog loaded
+    /// just before them: what a large multicast (or a campaign of single jobs) costs everyone else;
+    /// `urgent`, with the measured jobs in the urgent lane.
+    func fairness(ahead backlog: Backlog, urgent: Bool = false) async throws -> (p50: Double, p99: Double, count: Int) {
         let environment = try BenchEnvironment(prefetch: 500, connections: 2)
         let client = try await environment.client("fairness")
         let worker = try WorkerProcess(settings: environment.settings)
@@ -63,14 +72,21 @@ struct MulticastBenchmark {
             try worker.checkRunning()
             try await Task.sleep(for: .milliseconds(100))
         }
-        if withMulticast { try await Self.load(20, tokens: 10_000, into: client, topology: environment.settings.topology, idPrefix: "multicast") }
+        switch backlog {
+        case .none: break
+        case .multicast: try await Self.load(20, tokens: 10_000, into: client, topology: environment.settings.topology, idPrefix: "multicast")
+        case .singles: try await Self.load(100_000, tokens: 1, into: client, topology: environment.settings.topology, idPrefix: "campaign")
+        }
         let total = 8_000
         let topology = environment.settings.topology
         try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: topology, routingKey: urgent ? topology.urgentRoutingKey : nil)
         var latencies: [Double] = []
         let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
         for await delivery in results {
-            if let result = try? JobResult.decode(delivery.message.body), result.tokens == nil, let latency = result.latencyMS { latencies.append(Double(latency)) }
+            if let result = try? JobResult.decode(delivery.message.body), result.tokens == nil, result.id?.hasPrefix("campaign-") != true,
+               let latency = result.latencyMS {
+                latencies.append(Double(latency))
+            }
             await client.ack(delivery)
             if latencies.count >= total { break }
         }
@@ -83,13 +99,17 @@ struct MulticastBenchmark {
     }
 
     func reportFairness() async throws {
-        let alone = try await fairness(withMulticast: false)
-        let behind = try await fairness(withMulticast: true)
+        let alone = try await fairness(ahead: .none)
+        let behind = try await fairness(ahead: .multicast)
         print(String(format: "single jobs at 1,000/s: p50 %.0f ms, p99 %.0f ms alone; p50 %.0f ms, p99 %.0f ms with 20 × 10,000-token jobs in flight", alone.p50, alone.p99, behind.p50, behind.p99))
-        let urgentAlone = try await fairness(withMulticast: false, urgent: true)
-        let urgentBehind = try await fairness(withMulticast: true, urgent: true)
+        let urgentAlone = try await fairness(ahead: .none, urgent: true)
+        let urgentBehind = try await fairness(ahead: .multicast, urgent: true)
         print(String(format: "urgent single jobs at 1,000/s: p50 %.0f ms, p99 %.0f ms alone; p50 %.0f ms, p99 %.0f ms with 200,000 bulk notifications (20 × 10,000 tokens) queued ahead: p99 ratio %.2f",
                      urgentAlone.p50, urgentAlone.p99, urgentBehind.p50, urgentBehind.p99, urgentBehind.p99 / max(urgentAlone.p99, 1)))
+        let bulkBehindCampaign = try await fairness(ahead: .singles)
+        let urgentBehindCampaign = try await fairness(ahead: .singles, urgent: true)
+        print(String(format: "behind 100,000 queued single bulk jobs, jobs at 1,000/s: bulk p50 %.0f ms, p99 %.0f ms; urgent p50 %.0f ms, p99 %.0f ms",
+                     bulkBehindCampaign.p50, bulkBehindCampaign.p99, urgentBehindCampaign.p50, urgentBehindCampaign.p99))
     }
 
     func report() async throws {

@@ -28,6 +28,8 @@ struct FaultJob: Sendable {
     /// A case of `hostile_publish.py`: the job carries AMQP properties this project's client refuses
     /// to write (bytes that are not UTF-8, keys over 255 bytes...), so pika publishes it instead.
     var amqpCase: String? = nil
+    /// Published to the urgent lane instead of the bulk one.
+    var urgent = false
 
     init(id: String, body: [UInt8], outcomes: [Outcome], deadLetters: Bool = false, amqpCase: String? = nil) {
         self.id = id
@@ -35,6 +37,15 @@ struct FaultJob: Sendable {
         self.outcomes = outcomes
         self.deadLetters = deadLetters
         self.amqpCase = amqpCase
+    }
+
+    /// `jobs` with every `nth` one in the urgent lane: a scenario's faults then hit both lanes at once.
+    static func mixingLanes(_ jobs: [FaultJob], everyNth nth: Int) -> [FaultJob] {
+        jobs.enumerated().map { index, job in
+            var job = job
+            job.urgent = index % nth == 0
+            return job
+        }
     }
 
     /// A job the mock accepts.

@@ -108,10 +108,10 @@ struct FaultRun: Sendable {
 
     /// Publishes bodies to the jobs exchange, mandatory and confirmed, each with a `published-at` header
     /// so results' `latency_ms` counts from here across every retry.
-    func publish(_ bodies: [[UInt8]], headers: [String: AMQPFieldValue] = [:]) async throws {
+    func publish(_ bodies: [[UInt8]], headers: [String: AMQPFieldValue] = [:], urgent: Bool = false) async throws {
         let producer = try await client("producer")
         let exchange = settings.topology.jobsExchange
-        let key = settings.topology.jobsRoutingKey
+        let key = urgent ? settings.topology.urgentRoutingKey : settings.topology.jobsRoutingKey
         try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             for (index, body) in bodies.enumerated() {
                 if index >= 200, let outcome = try await group.next(), outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }

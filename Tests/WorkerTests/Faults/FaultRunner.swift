@@ -88,8 +88,15 @@ enum FaultRunner {
     }
 
     /// The jobs in order; those with an ``FaultJob/amqpCase`` go through `hostile_publish.py` (pika) at
-    /// their place in the list, so they end up among the others in the queue.
+    /// their place in the list, so they end up among the others in the queue. Urgent jobs go after the
+    /// bulk ones, to their own queue (overtaking them is what their lane is for).
     private static func publishJobs(of run: FaultRun) async throws {
+        let urgent = run.scenario.jobs.filter(\.urgent)
+        if !urgent.isEmpty {
+            try await run.publish(run.scenario.jobs.filter { !$0.urgent }.map(\.body))
+            try await run.publish(urgent.map(\.body), urgent: true)
+            return
+        }
         var pending: [FaultJob] = []
         for job in run.scenario.jobs {
             if job.amqpCase != nil, let previous = pending.last, previous.amqpCase == nil {
