@@ -14,55 +14,11 @@ final class SendPermits: Sendable {
         let continuation: CheckedContinuation<Bool, Never>
     }
 
-    /// Waiters in arrival order; a withdrawn one leaves a hole (nil) behind.
-    private struct Line {
-        var waiters: [Waiter?] = []
-        /// Index of the first waiter not yet resumed (removing from the front of an array is O(n)).
-        var head = 0
-
-        var isEmpty: Bool { head == waiters.count }
-        var waiting: Int { waiters[head...].count { $0 != nil } }
-
-        mutating func append(_ waiter: Waiter) {
-            waiters.append(waiter)
-        }
-
-        /// The longest waiter still waiting, taken out of the line.
-        mutating func next() -> Waiter? {
-            defer { compact() }
-            while head < waiters.count {
-                let waiter = waiters[head]
-                head += 1
-                if let waiter { return waiter }
-            }
-            return nil
-        }
-
-        /// `key`'s wait, taken out of the line, if it is in it.
-        mutating func withdraw(_ key: ObjectIdentifier) -> Waiter? {
-            guard let index = waiters[head...].firstIndex(where: { $0?.key == key }) else { return nil }
-            defer { waiters[index] = nil }
-            return waiters[index]
-        }
-
-        /// Drops the resumed prefix once it is most of the array: under constant contention the line is
-        /// never empty, and without this it would grow by one entry per permit handed out.
-        private mutating func compact() {
-            if head == waiters.count {
-                waiters.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head > 1024, head * 2 > waiters.count {
-                waiters.removeFirst(head)
-                head = 0
-            }
-        }
-    }
-
     private struct State {
         var free: Int
         /// Urgent jobs' lanes wait here, served before every lane of ``bulk``.
-        var urgent = Line()
-        var bulk = Line()
+        var urgent = FIFO<Waiter>()
+        var bulk = FIFO<Waiter>()
     }
 
     let capacity: Int
@@ -78,7 +34,7 @@ final class SendPermits: Sendable {
     var inUse: Int { state.withLockedValue { capacity - $0.free } }
 
     /// Callers waiting for a permit right now (a withdrawn wait no longer counts).
-    var waiting: Int { state.withLockedValue { $0.urgent.waiting + $0.bulk.waiting } }
+    var waiting: Int { state.withLockedValue { $0.urgent.count + $0.bulk.count } }
 
     /// Takes a permit for `key`, waiting behind earlier callers (an `urgent` one only behind earlier
     /// urgent ones) while none is free. Returns false, taking nothing, when `wanted` is false (checked
@@ -101,14 +57,16 @@ final class SendPermits: Sendable {
 
     /// Ends `key`'s wait, if it is waiting, without a permit.
     func withdraw(_ key: ObjectIdentifier) {
-        let withdrawn = state.withLockedValue { state in state.urgent.withdraw(key) ?? state.bulk.withdraw(key) }
+        let withdrawn = state.withLockedValue { state in
+            state.urgent.remove { $0.key == key } ?? state.bulk.remove { $0.key == key }
+        }
         withdrawn?.continuation.resume(returning: false)
     }
 
     /// Gives a permit back, straight to the longest urgent waiter if there is one, else the longest waiter.
     func release() {
         let next = state.withLockedValue { state -> Waiter? in
-            if let waiter = state.urgent.next() ?? state.bulk.next() { return waiter }
+            if let waiter = state.urgent.popFirst() ?? state.bulk.popFirst() { return waiter }
             state.free += 1
             return nil
         }
