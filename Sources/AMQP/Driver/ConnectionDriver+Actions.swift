@@ -111,12 +111,16 @@ extension ConnectionDriver {
             connection.call(method, on: channel, operation: operation) { [self] result in
                 switch result {
                 case .success(.basicConsumeOk(let tag)):
-                    if case .basicConsume(let queue) = method { started[queue] = tag }
+                    if case .basicConsume(let queue) = method {
+                        started[queue] = tag
+                        state.consumerTagStarted(queue: queue, tag: tag)
+                    }
                     next()
                 case .success:
                     next()
                 case .failure(let error):
                     guard state.generation == generation, self.connection === connection else { return }
+                    state.consumerTagsCancelled(queues: Array(started.keys))
                     if connection.isOpen {
                         for tag in started.values { connection.call(.basicCancel(consumerTag: tag), on: AMQPConnection.workChannel, operation: "cancel consumer \(tag)") { _ in } }
                         logger.error("AMQP consumer could not start", metadata: ["queues": "\(names)", "error": "\(error)"])

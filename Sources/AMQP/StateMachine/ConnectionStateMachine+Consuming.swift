@@ -21,6 +21,19 @@ extension ConnectionStateMachine {
         return [.startConsumer(queues: queues)]
     }
 
+    /// The broker consumer of `queue` runs under `tag`, while the rest of a start goes on: its
+    /// deliveries may arrive before the other queues' consumers start, and must be taken, not bounced
+    /// back to the queue (each bounce counts toward its delivery limit).
+    mutating func consumerTagStarted(queue: String, tag: String) {
+        consumer?.tags[queue] = tag
+    }
+
+    /// A start that failed part-way: the consumers it started on `queues` were cancelled, so those
+    /// queues need starting again.
+    mutating func consumerTagsCancelled(queues: [String]) {
+        for queue in queues { consumer?.tags[queue] = nil }
+    }
+
     /// Consumers run on the current channel under these tags (queue → tag): all the idle queues' at
     /// once, since the driver starts them together or not at all.
     mutating func consumerStarted(tags: [String: String]) -> [ConnectionAction] {

@@ -102,7 +102,9 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         if isShutDown { return .fail(APNsSendError(.shutdown, .notProcessed, "the client is shutting down")) }
         isStarted = true
         if let connection = reserveBest(urgent: urgent) { return .use(connection) }
-        guard waitingCount < maximumWaiters else {
+        // Urgent callers are few (the worker's reserved job slots) and must not be turned away because
+        // other callers filled the line.
+        guard urgent || waitingCount < maximumWaiters else {
             return .fail(APNsSendError(.overloaded, .notProcessed, "\(waitingCount) requests already wait for a stream"))
         }
         let entry = Waiter(id: waiter, deadline: now + requestTimeout)

@@ -107,8 +107,11 @@ extension JobProcessor {
     private func send(_ token: DeviceToken, of run: MulticastRun) async -> TokenAnswer {
         let apnsID = APNsID.derived(fromJobID: run.jobID, token: token)
         let request = run.template.addressed(to: token, apnsID: apnsID)
-        if !rateLimits.isEmpty { await waitForRate(run.pending.credentialName, topic: request.topic) }
-        let outcome = await Result(sending: { try await sender.send(request, credential: run.pending.credential, endpoint: run.pending.endpoint, urgent: run.pending.context.isUrgent) })
+        let urgent = run.pending.context.isUrgent
+        if !rateLimits.isEmpty, !(await waitForRate(run.pending.credentialName, topic: request.topic, urgent: urgent)) {
+            return TokenAnswer(token: token, apnsID: apnsID, outcome: .failure(Self.rateWaitCancelled))
+        }
+        let outcome = await Result(sending: { try await sender.send(request, credential: run.pending.credential, endpoint: run.pending.endpoint, urgent: urgent) })
         return TokenAnswer(token: token, apnsID: apnsID, outcome: outcome)
     }
 

@@ -24,10 +24,21 @@ struct RateLimiter: Sendable {
 
     /// Reserves the next request's moment: how long from `now` the caller waits before sending.
     mutating func reserve(now: ContinuousClock.Instant) -> Duration {
-        guard interval > 0 else { return .zero }
-        let scheduled = max(due ?? now, now)
-        due = scheduled + .seconds(interval)
-        let sendAt = max(now, scheduled - .seconds(tolerance))
+        let sendAt = earliest(now: now)
+        reserve(at: sendAt)
         return sendAt - now
+    }
+
+    /// The earliest moment from `now` a request may go, without reserving it.
+    func earliest(now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        guard interval > 0, let due else { return now }
+        return max(now, due - .seconds(tolerance))
+    }
+
+    /// Takes the moment `time` (at or after ``earliest(now:)``): the schedule moves on one interval
+    /// from it. A moment taken early (an urgent request, which never waits) pushes later ones back.
+    mutating func reserve(at time: ContinuousClock.Instant) {
+        guard interval > 0 else { return }
+        due = max(due ?? time, time) + .seconds(interval)
     }
 }

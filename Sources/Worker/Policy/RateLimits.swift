@@ -6,8 +6,10 @@ import WorkerConfiguration
 /// to this worker's share of the fleet: a fleet-wide 2,000/s over four workers is 500/s here.
 ///
 /// A request waits for its credential's limit and its topic's before it is sent; the wait uses no
-/// attempt (nothing was sent) and holds only its own job's slot, which fair shares keep from starving
-/// other credentials.
+/// attempt (nothing was sent). It holds its job's slot (fair shares keep other credentials' jobs from
+/// starving) and, for a multicast job, the sending lane's permit. An urgent request never waits: it
+/// takes the next moment at once and pushes later requests back, so a campaign's reservations do not
+/// delay a passcode, and over time the rate still holds.
 final class RateLimits: Sendable {
     private struct Key: Hashable {
         let credential: String
@@ -64,15 +66,28 @@ final class RateLimits: Sendable {
         }
     }
 
-    /// Reserves a request of `credential` to `topic`: how long from `now` it waits (the longer of its
-    /// credential's and its topic's schedules).
-    func reserve(credential: String, topic: String, now: ContinuousClock.Instant) -> Duration {
+    /// Reserves a request of `credential` to `topic` in its topic's schedule, if the topic has one: how
+    /// long from `now` it waits. A request waits for its topic first, then reserves its credential's
+    /// moment (``reserveCredential(_:urgent:now:)``) when that wait is over, so a topic held back by its
+    /// own limit does not book the credential's room ahead of the credential's other topics.
+    func reserveTopic(_ topic: String, of credential: String, urgent: Bool = false, now: ContinuousClock.Instant) -> Duration {
+        reserve(Key(credential: credential, topic: topic), urgent: urgent, now: now)
+    }
+
+    /// Reserves a request of `credential` in its credential-wide schedule, if it has one.
+    func reserveCredential(_ credential: String, urgent: Bool = false, now: ContinuousClock.Instant) -> Duration {
+        reserve(Key(credential: credential, topic: nil), urgent: urgent, now: now)
+    }
+
+    /// `urgent`: the next moment is taken now (later requests move back), with no wait.
+    private func reserve(_ key: Key, urgent: Bool, now: ContinuousClock.Instant) -> Duration {
         state.withLockedValue { state in
-            var wait = Duration.zero
-            for key in [Key(credential: credential, topic: nil), Key(credential: credential, topic: topic)] where state.limiters[key] != nil {
-                wait = max(wait, state.limiters[key]!.reserve(now: now))
+            guard state.limiters[key] != nil else { return .zero }
+            if urgent {
+                state.limiters[key]!.reserve(at: now)
+                return .zero
             }
-            return wait
+            return state.limiters[key]!.reserve(now: now)
         }
     }
 }

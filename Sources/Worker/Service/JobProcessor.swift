@@ -180,11 +180,14 @@ public final class JobProcessor: Sendable {
     /// Sends the job and turns APNs' answer (or its absence) into what to publish.
     private func send(_ pending: PendingSend) async -> [Publication] {
         let outcome: Result<APNsResponse, APNsSendError>
-        if !rateLimits.isEmpty { await waitForRate(pending.credentialName, topic: pending.job.request.topic) }
-        do {
-            outcome = .success(try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint, urgent: pending.context.isUrgent))
-        } catch {
-            outcome = .failure(Self.sendError(error))
+        if !rateLimits.isEmpty, !(await waitForRate(pending.credentialName, topic: pending.job.request.topic, urgent: pending.context.isUrgent)) {
+            outcome = .failure(Self.rateWaitCancelled)
+        } else {
+            do {
+                outcome = .success(try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint, urgent: pending.context.isUrgent))
+            } catch {
+                outcome = .failure(Self.sendError(error))
+            }
         }
         return conclude(pending, outcome: outcome)
     }
@@ -192,14 +195,29 @@ public final class JobProcessor: Sendable {
     // The single-job path above keeps its own do/catch rather than ``Result/init(sending:)``: its async
     // frame is what thousands of waiting jobs hold, and it stays as small as it was measured.
 
-    /// Waits until `credential`'s and `topic`'s rate limits let one more request go: no attempt is
-    /// used (nothing was sent yet).
-    func waitForRate(_ credential: String, topic: String) async {
-        let wait = rateLimits.reserve(credential: credential, topic: topic, now: .now)
-        guard wait > .zero else { return }
-        metrics.rateLimited(credential)
-        try? await Task.sleep(for: wait)
+    /// Waits until `credential`'s and `topic`'s rate limits let one more request go (an urgent one
+    /// goes at once). False when the wait was cancelled (the shutdown timeout): the request must not
+    /// go then, ahead of its moment, and nothing was sent.
+    func waitForRate(_ credential: String, topic: String, urgent: Bool) async -> Bool {
+        let topicWait = rateLimits.reserveTopic(topic, of: credential, urgent: urgent, now: .now)
+        guard await sleep(topicWait, credential: credential) else { return false }
+        return await sleep(rateLimits.reserveCredential(credential, urgent: urgent, now: .now), credential: credential)
     }
+
+    /// A rate wait, counted when there is one; false when cancelled.
+    private func sleep(_ wait: Duration, credential: String) async -> Bool {
+        guard wait > .zero else { return true }
+        metrics.rateLimited(credential)
+        do {
+            try await Task.sleep(for: wait)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// A send given up while it waited for its rate limit: not processed, so no attempt is counted.
+    static let rateWaitCancelled = APNsSendError(.shutdown, .notProcessed, "cancelled while waiting for the credential's rate limit")
 
     /// `error` as the client's error type (it throws nothing else, but the protocol cannot say so).
     @inline(never)

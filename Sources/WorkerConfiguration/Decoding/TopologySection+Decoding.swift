@@ -17,7 +17,20 @@ extension TopologySection {
         section.resultsExchange = reader.value("results_exchange", default: section.resultsExchange, Parse.string)
         section.resultsQueue = reader.optional("results_queue", default: section.resultsQueue, Parse.string)
         reader.reportUnknownKeys()
+        checkLanes(section, path: path, log: log)
         return section
+    }
+
+    /// The urgent lane must be a queue and a routing key of its own: with the bulk lane's key, every
+    /// job would be routed to both queues and pushed twice.
+    private static func checkLanes(_ section: TopologySection, path: String, log: ProblemLog) {
+        guard let urgent = section.urgentQueue else { return }
+        if section.urgentRoutingKey == section.jobsRoutingKey {
+            log.report(KeyPath.child(path, "urgent_routing_key"), "must differ from jobs_routing_key (\"\(section.jobsRoutingKey)\"): every job would go to both lanes and be pushed twice")
+        }
+        if section.jobsQueueNames.contains(urgent) || section.retryQueueNames.contains(urgent) {
+            log.report(KeyPath.child(path, "urgent_queue"), "must be a queue of its own, not \"\(urgent)\", which the bulk lane or a retry tier uses")
+        }
     }
 
     /// Tiers must increase strictly: each names its own queue, and a retry never waits less than the one before.

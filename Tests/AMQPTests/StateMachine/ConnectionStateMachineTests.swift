@@ -213,6 +213,8 @@ struct ConnectionStateMachineTests {
         _ = machine.connected(now: Self.start)
         let queues = [AMQPConsumedQueue(name: "jobs", prefetch: 200), AMQPConsumedQueue(name: "jobs.urgent", prefetch: 20)]
         #expect(machine.consumeRequested(queues: queues) == [.startConsumer(queues: queues)], "each with its own prefetch")
+        machine.consumerTagStarted(queue: "jobs.urgent", tag: "c2")
+        #expect(machine.delivered(7, consumerTag: "c2") == "jobs.urgent", "taken while the other queue's consumer is still starting")
         _ = machine.consumerStarted(tags: ["jobs": "c1", "jobs.urgent": "c2"])
         #expect(machine.delivered(1, consumerTag: "c2") == "jobs.urgent")
         #expect(machine.delivered(2, consumerTag: "c1") == "jobs")

@@ -75,6 +75,16 @@ struct PoolStateMachineTests {
         #expect(Machine.reservedStreams(of: 1000) == 100 && Machine.reservedStreams(of: 9) == 0, "none below ten streams")
     }
 
+    @Test("a full line turns other callers away, never an urgent one")
+    func urgentPastAFullLine() {
+        var machine = Self.ready(limits: [1: 1])
+        #expect(machine.acquire(1, now: Self.start) == .use(1))
+        for id: UInt64 in 2...4 { guard case .wait = machine.acquire(id, now: Self.start) else { Issue.record("caller \(id) did not wait"); return } }
+        guard case .fail(let error) = machine.acquire(5, now: Self.start), error.code == .overloaded else { Issue.record("a fourth waiter past a line of 3"); return }
+        guard case .wait = machine.acquire(6, urgent: true, now: Self.start) else { Issue.record("an urgent caller was turned away"); return }
+        #expect(machine.release(1) == [.serve(6, on: 1)])
+    }
+
     @Test("the line is bounded: past it a caller fails Overloaded at once; a release serves the oldest")
     func boundedLine() {
         var machine = Self.ready(limits: [1: 1, 2: 1])

@@ -21,6 +21,14 @@ import WorkerConfiguration
         #expect(try WorkerSettingsLoader.load(yaml: Sample.credential, environment: [:]).worker.fleetSize == nil)
     }
 
+    @Test func theUrgentLaneNeedsAKeyAndAQueueOfItsOwn() {
+        let sameKey = Sample.problems("topology: {urgent_routing_key: send}\n" + Sample.credential)
+        #expect(sameKey.map(\.path) == ["topology.urgent_routing_key"])
+        #expect(sameKey.first?.message.contains("pushed twice") == true)
+        #expect(Sample.problems("topology: {urgent_queue: apns.jobs}\n" + Sample.credential).map(\.path) == ["topology.urgent_queue"])
+        #expect((try? WorkerSettingsLoader.load(yaml: "topology: {urgent_queue: null, urgent_routing_key: send}\n" + Sample.credential, environment: [:])) != nil, "no urgent lane, no clash")
+    }
+
     @Test func outOfRangeIsAProblemAtItsKey() {
         let yaml = """
             worker: {fleet_size: 0}

@@ -56,10 +56,22 @@ struct RateLimiterTests {
         limits.setWorkers(4)
         #expect(limits.perWorkerRate(of: "acme") == 500)
         #expect(limits.perWorkerRate(of: "free") == nil)
-        #expect(limits.reserve(credential: "free", topic: "x", now: Self.start) == .zero, "no limit, no wait")
-        let voip = (0..<3).map { _ in limits.reserve(credential: "acme", topic: "com.acme.app.voip", now: Self.start) / .milliseconds(1) }
-        #expect(voip.map { Int($0) } == [0, 400, 800], "10/s over 4 workers: one every 400 ms")
+        #expect(limits.reserveCredential("free", now: Self.start) == .zero && limits.reserveTopic("x", of: "free", now: Self.start) == .zero, "no limit, no wait")
+        let voip = (0..<3).map { _ in Int(limits.reserveTopic("com.acme.app.voip", of: "acme", now: Self.start) / .milliseconds(1)) }
+        #expect(voip == [0, 400, 800], "10/s over 4 workers: one every 400 ms")
+        #expect(limits.reserveCredential("acme", now: Self.start) == .zero, "a topic's waits book nothing of the credential's room")
         limits.update(credentials: [])
-        #expect(limits.isEmpty && limits.reserve(credential: "acme", topic: "x", now: Self.start) == .zero, "a reload that removes the limits")
+        #expect(limits.isEmpty && limits.reserveCredential("acme", now: Self.start) == .zero, "a reload that removes the limits")
+    }
+
+    @Test("an urgent request never waits; the moment it takes pushes the next request back")
+    func urgentGoesAtOnce() {
+        var settings = CredentialSettings(name: "acme", kind: .pem(certificateFile: "c", keyFile: "k"))
+        settings.rateLimit = 10
+        let limits = RateLimits(credentials: [settings])
+        let bulk = (0..<3).map { _ in Int(limits.reserveCredential("acme", now: Self.start) / .milliseconds(1)) }
+        #expect(bulk == [0, 100, 200])
+        #expect(limits.reserveCredential("acme", urgent: true, now: Self.start) == .zero, "not behind the 300 ms booked")
+        #expect(Int(limits.reserveCredential("acme", now: Self.start) / .milliseconds(1)) == 400, "the next bulk request waits one more interval")
     }
 }
