@@ -160,7 +160,10 @@ $docker stop -t 40 "$worker3" > /dev/null
 stop_seconds=$(echo "$(date +%s.%N) - $stop_started" | bc)
 exit_code=$($docker inspect -f '{{.State.ExitCode}}' "$worker3")
 [ "$exit_code" = 0 ] || { echo "containers: worker3 exited $exit_code after SIGTERM" >&2; exit 1; }
-$docker logs "$worker3" 2>&1 | grep -q '"draining' || { echo "containers: worker3's log shows no drain" >&2; exit 1; }
+# Read whole, then searched: `docker logs | grep -q` fails under pipefail when grep stops at the
+# first match and docker logs, still writing, gets SIGPIPE (seen once, with the drain line early).
+worker3_log=$($docker logs "$worker3" 2>&1)
+grep -q '"draining' <<< "$worker3_log" || { echo "containers: worker3's log shows no drain" >&2; exit 1; }
 echo "worker3 drained and exited 0 in ${stop_seconds}s"
 
 summary=$(/usr/bin/python3 scripts/containers-check.py collect "$jobs" amqp://guest:guest@127.0.0.1:5771/ apns.results) \
