@@ -41,7 +41,7 @@ struct PublishCommand: AsyncParsableCommand {
     }
 
     private func publish(_ lines: [[UInt8]], with amqp: AMQPClient, topology: TopologySection) async throws -> [AMQPPublishOutcome] {
-        let routingKey = urgent ? topology.urgentRoutingKey : topology.jobsRoutingKey
+        let routingKey = topology.routingKey(of: urgent ? .urgent : .bulk)
         return try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             var outcomes: [AMQPPublishOutcome] = []
             for (index, line) in lines.enumerated() {

@@ -79,7 +79,7 @@ struct MulticastBenchmark {
         }
         let total = 8_000
         let topology = environment.settings.topology
-        try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: topology, routingKey: urgent ? topology.urgentRoutingKey : nil)
+        try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: topology, routingKey: topology.routingKey(of: urgent ? .urgent : .bulk))
         var latencies: [Double] = []
         let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
         for await delivery in results {

@@ -33,7 +33,7 @@ package struct OutgoingMessages {
 
     /// The lane `delivery` waited in: urgent when it came from the urgent queue.
     func lane(of delivery: AMQPDelivery) -> Lane {
-        delivery.queue == topology.settings.urgentQueue ? .urgent : .bulk
+        topology.settings.lane(ofQueue: delivery.queue)
     }
 
     /// The job again, to its lane's retry tier that holds it for `delay` (shortened from the tier's TTL
@@ -55,8 +55,7 @@ package struct OutgoingMessages {
         message.properties.expiration = nil
         message.properties.headers[RetryHeaders.deadLetteredAt] = .int(Int64(time.timeIntervalSince1970 * 1000))
         let reason = JobResult.routingWord(RetryHeaders.code(ofLastError: lastError))
-        let routingKey = lane == .urgent ? topology.settings.urgentRoutingKey : topology.settings.jobsRoutingKey
-        return Publication(exchange: topology.settings.deadExchange, routingKey: routingKey, message: Self.carriable(message), kind: .deadLetter(reason: reason))
+        return Publication(exchange: topology.settings.deadExchange, routingKey: topology.settings.routingKey(of: lane), message: Self.carriable(message), kind: .deadLetter(reason: reason))
     }
 
     /// The copy with its counts, why it is here, and the credential the worker chose for it (by name or

@@ -52,9 +52,9 @@ public final class WorkerService: Service {
     /// more than one credential, the credential it will be sent with (read from it: ``CredentialPeek``)
     /// with that credential's weight, as the configuration in force (reloads included) says.
     static func placement(settings: WorkerSettings, processor: JobProcessor) -> @Sendable (AMQPDelivery) -> JobIntake.Placement {
-        let urgentQueue = settings.topology.urgentQueue
+        let topology = settings.topology
         return { delivery in
-            var placement = JobIntake.Placement(lane: delivery.queue == urgentQueue ? .urgent : .bulk)
+            var placement = JobIntake.Placement(lane: topology.lane(ofQueue: delivery.queue))
             let registry = processor.credentials
             // One credential: nothing to share, and no reading of the body.
             guard registry.entries.count > 1, let entry = CredentialPeek.entry(for: delivery.message, in: registry) else { return placement }

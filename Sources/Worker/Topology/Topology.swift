@@ -80,12 +80,12 @@ public struct Topology: Sendable {
     /// One quorum queue per retry tier and lane (RabbitMQ 3.10 and later expire messages in quorum
     /// queues), each dead-lettering back to its lane's queue.
     public var retryQueues: [AMQPQueueDeclaration] {
-        settings.lanes.reversed().flatMap { lane in settings.retryTiers.map { tier in (lane, tier) } }.map { lane, tier in
+        settings.retryTiersByLane.map { lane, tier in
             AMQPQueueDeclaration(name: settings.retryQueueName(forTier: tier, lane: lane), arguments: [
                 "x-queue-type": .string("quorum"),
                 "x-message-ttl": .int(Int64(tier.milliseconds)),
                 "x-dead-letter-exchange": .string(""),
-                "x-dead-letter-routing-key": .string(lane == .urgent ? settings.urgentQueue ?? settings.jobsQueue : settings.jobsQueue),
+                "x-dead-letter-routing-key": .string(settings.queue(of: lane)),
                 "x-dead-letter-strategy": .string("at-least-once"),
                 "x-overflow": .string("reject-publish"),
             ])
@@ -104,11 +104,9 @@ public struct Topology: Sendable {
             bindings.append(AMQPBindingDeclaration(queue: urgent, exchange: settings.jobsExchange, routingKey: settings.urgentRoutingKey))
         }
         bindings.append(AMQPBindingDeclaration(queue: settings.deadQueue, exchange: settings.deadExchange, routingKey: ""))
-        for lane in settings.lanes.reversed() {
-            for tier in settings.retryTiers {
-                let routingKey = settings.retryRoutingKey(forTier: tier, lane: lane)
-                bindings.append(AMQPBindingDeclaration(queue: settings.retryQueueName(forTier: tier, lane: lane), exchange: settings.retryExchange, routingKey: routingKey))
-            }
+        for (lane, tier) in settings.retryTiersByLane {
+            let routingKey = settings.retryRoutingKey(forTier: tier, lane: lane)
+            bindings.append(AMQPBindingDeclaration(queue: settings.retryQueueName(forTier: tier, lane: lane), exchange: settings.retryExchange, routingKey: routingKey))
         }
         if let results = settings.resultsQueue {
             bindings.append(AMQPBindingDeclaration(queue: results, exchange: settings.resultsExchange, routingKey: "result.#"))

@@ -50,8 +50,28 @@ public struct TopologySection: Sendable, Hashable {
         lane == .urgent ? "urgent." + DurationText.format(tier) : DurationText.format(tier)
     }
 
-    /// The lanes in use: urgent and bulk, or bulk alone when ``urgentQueue`` is `nil`.
-    public var lanes: [Lane] { urgentQueue == nil ? [.bulk] : [.urgent, .bulk] }
+    /// The lanes in use: bulk, and urgent unless ``urgentQueue`` is `nil`.
+    public var lanes: [Lane] { urgentQueue == nil ? [.bulk] : [.bulk, .urgent] }
+
+    /// Every retry tier of every lane in use, bulk's first: one tier queue each.
+    public var retryTiersByLane: [(lane: Lane, tier: Duration)] {
+        lanes.flatMap { lane in retryTiers.map { (lane, $0) } }
+    }
+
+    /// The routing key that puts a job in `lane` on ``jobsExchange``.
+    public func routingKey(of lane: Lane) -> String {
+        lane == .urgent ? urgentRoutingKey : jobsRoutingKey
+    }
+
+    /// The queue a retry tier hands `lane`'s jobs back to (the bulk lane's first partition).
+    public func queue(of lane: Lane) -> String {
+        lane == .urgent ? urgentQueue ?? jobsQueue : jobsQueue
+    }
+
+    /// The lane of a job delivered from queue `name`: urgent from ``urgentQueue``, else bulk.
+    public func lane(ofQueue name: String) -> Lane {
+        name == urgentQueue ? .urgent : .bulk
+    }
 
     /// The jobs queues the workers consume: ``jobsQueue`` and, with ``partitions`` N > 1, `<jobsQueue>.1`
     /// … `<jobsQueue>.<N-1>` (the first partition keeps the old name, so going from 1 to N keeps its backlog).
@@ -63,6 +83,6 @@ public struct TopologySection: Sendable, Hashable {
 
     /// The queues of all ``retryTiers``, in order, of every lane (bulk's first).
     public var retryQueueNames: [String] {
-        lanes.reversed().flatMap { lane in retryTiers.map { retryQueueName(forTier: $0, lane: lane) } }
+        retryTiersByLane.map { retryQueueName(forTier: $0.tier, lane: $0.lane) }
     }
 }

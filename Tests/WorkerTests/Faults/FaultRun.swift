@@ -111,7 +111,7 @@ struct FaultRun: Sendable {
     func publish(_ bodies: [[UInt8]], headers: [String: AMQPFieldValue] = [:], urgent: Bool = false) async throws {
         let producer = try await client("producer")
         let exchange = settings.topology.jobsExchange
-        let key = urgent ? settings.topology.urgentRoutingKey : settings.topology.jobsRoutingKey
+        let key = settings.topology.routingKey(of: urgent ? .urgent : .bulk)
         try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             for (index, body) in bodies.enumerated() {
                 if index >= 200, let outcome = try await group.next(), outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }

@@ -84,7 +84,7 @@ struct WorkerHarness {
 
     /// Declares the topology and publishes `bodies` as jobs of `lane`, each confirmed.
     func publish(_ bodies: [[UInt8]], lane: Lane = .bulk) async throws {
-        let routingKey = lane == .urgent ? settings.topology.urgentRoutingKey : settings.topology.jobsRoutingKey
+        let routingKey = settings.topology.routingKey(of: lane)
         let producer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("producer"))
         try await producer.connect()
         let topology = Topology(settings: settings.topology)
