@@ -29,6 +29,11 @@ struct LaneQueue: Sendable {
         var isIdle: Bool { running == 0 && urgent.isEmpty && bulk.isEmpty }
 
         func line(_ lane: Lane) -> FIFO<(Int, AMQPDelivery)> { lane == .urgent ? urgent : bulk }
+
+        /// The first delivery waiting in `lane`, taken out.
+        mutating func popFirst(_ lane: Lane) -> AMQPDelivery? {
+            (lane == .urgent ? urgent.popFirst() : bulk.popFirst())?.1
+        }
     }
 
     let limit: Int
@@ -73,21 +78,24 @@ struct LaneQueue: Sendable {
     /// The delivery to start now, if any may start: urgent first, then bulk when that leaves the
     /// reserve free; in each, the credential furthest below its share. Its slot is taken.
     mutating func start() -> Started? {
-        if running < limit, waitingUrgent > 0, let credential = nextCredential(in: .urgent) {
-            let (_, delivery) = shares[credential]!.urgent.popFirst()!
-            shares[credential]!.running += 1
+        if running < limit, waitingUrgent > 0, let started = start(from: .urgent) { return started }
+        if running < limit - reserved, waitingBulk > 0 { return start(from: .bulk) }
+        return nil
+    }
+
+    /// The first delivery of `lane`'s credential furthest below its share, its slot taken.
+    private mutating func start(from lane: Lane) -> Started? {
+        guard let credential = nextCredential(in: lane), let delivery = shares[credential]!.popFirst(lane) else { return nil }
+        shares[credential]!.running += 1
+        switch lane {
+        case .urgent:
             runningUrgent += 1
             waitingUrgent -= 1
-            return Started(delivery: delivery, lane: .urgent, credential: credential)
-        }
-        if running < limit - reserved, waitingBulk > 0, let credential = nextCredential(in: .bulk) {
-            let (_, delivery) = shares[credential]!.bulk.popFirst()!
-            shares[credential]!.running += 1
+        case .bulk:
             runningBulk += 1
             waitingBulk -= 1
-            return Started(delivery: delivery, lane: .bulk, credential: credential)
         }
-        return nil
+        return Started(delivery: delivery, lane: lane, credential: credential)
     }
 
     /// A job the intake started ended: its slot is free.

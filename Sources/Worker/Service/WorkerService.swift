@@ -86,14 +86,14 @@ public final class WorkerService: Service {
     /// Sets the gauges that are cheaper to read on a scrape than to keep current on every job.
     public func recordScrapeGauges() {
         metrics.connectionGeneration.record(Int(amqp.generation))
-        for entry in processor.credentials.entries {
+        let entries = processor.credentials.entries
+        for entry in entries {
             if let rate = processor.rateLimits.perWorkerRate(of: entry.settings.name) { metrics.credential(entry.settings.name, ratePerWorker: rate) }
         }
         let counts = intake.counts
         metrics.lane(.urgent, running: counts.runningUrgent, waiting: counts.waitingUrgent)
         metrics.lane(.bulk, running: counts.runningBulk, waiting: counts.waitingBulk)
         // Every credential, so one that went idle reads 0 rather than its last count.
-        let entries = processor.credentials.entries
         guard entries.count > 1 else { return }
         var shares: [String: (running: Int, waiting: Int)] = [:]
         for share in intake.credentialCounts { shares[share.credential] = (share.running, share.waiting) }
