@@ -51,49 +51,38 @@ def partition_section(path):
     return lines + [""]
 
 
-def amqp_section(path):
-    """`apns-bench amqp`'s printout, quoted as it came; nothing when the file is missing."""
+def quoted_section(path, heading, before, after=()):
+    """A command's printout quoted as it came, under `heading`, between lines of prose; nothing when the
+    file is missing (that part of `make bench` did not run)."""
     if not os.path.exists(path):
         return []
-    return [
-        "## The AMQP client against bare rabbitmq-c (`apns-bench amqp`)",
-        "",
+    return [heading, "", *before, "", "```", open(path).read().strip(), "```", "", *after, *([""] if after else [])]
+
+
+def amqp_section(path):
+    return quoted_section(path, "## The AMQP client against bare rabbitmq-c (`apns-bench amqp`)", [
         "The same pre-loaded jobs (prefetch 500) answered by `bench/bare-limit.c`, rabbitmq-c's own blocking",
         "loop in C, and by the limit loop, the project's client answering on its event loop",
         "(`AMQPClient.onLoop`: a 420-byte persistent result published with confirms, then the ack, no task or",
         "continuation), each a process of its own. CPU per job is each loop's own account from its first",
         "delivery to its last answer, the broker's from /proc over the run; then one more run of each under",
         "`strace -c -f` counts system calls per job. One run of the command:",
-        "",
-        "```",
-        open(path).read().strip(),
-        "```",
-        "",
+    ], [
         "The targets (issue 24) are the limit loop's CPU per job within 1.5× the bare loop's, and the broker's",
         "CPU per job under it within 1.1× of its figure under the bare loop. The limit loop writes once per",
         "event-loop tick however many frames it encoded; the bare loop's `amqp_basic_publish()` sends each",
         "frame with its own `send()`.",
-        "",
-    ]
+    ])
 
 
 def multicast_section(path):
-    """`apns-bench multicast`'s printout, quoted as it came; nothing when the file is missing."""
-    if not os.path.exists(path):
-        return []
-    return [
-        "## Multicast jobs: notifications per broker message (`apns-bench multicast`)",
-        "",
+    return quoted_section(path, "## Multicast jobs: notifications per broker message (`apns-bench multicast`)", [
         "The same notifications as jobs of 1, 100 and 1,000 tokens (`device_tokens`) through one jobs queue",
         "and one worker (prefetch 500, 2 connections) to the mock; CPU per notification of the broker and",
         "the worker; the client benchmark alone on the same mock for the CPU a notification needs at least;",
         "the worker's peak RSS with 10 jobs of 10,000 tokens in flight; and single jobs' latency with and",
         "without 20 jobs of 10,000 tokens ahead of them. Medians of the rounds, one run of the command:",
-        "",
-        "```",
-        open(path).read().strip(),
-        "```",
-        "",
+    ], [
         "The targets are 5× the single-job rate at 100 tokens, and worker CPU per notification within 1.3× of",
         "the client benchmark's. The client alone against the same mock (no broker, no jobs) is the ceiling for",
         "notifications/s on these two cores, where the mock's one event loop, the broker and the worker share",
@@ -110,25 +99,14 @@ def multicast_section(path):
         "backlog's 70,000 notifications/s across the worker, the mock and the broker: every job's p99 grows",
         "to 10–15 ms, urgent or not. Giving urgent work its own connection changed nothing (measured: 16 ms);",
         "only leaving CPU idle (pacing bulk work) would meet 2× here.",
-        "",
-    ]
+    ])
 
 
 def rate_limit_section(path):
-    """`scripts/bench-rate-limit.sh`'s line, quoted; nothing when the file is missing."""
-    if not os.path.exists(path):
-        return []
-    return [
-        "## A credential's rate limit (`scripts/bench-rate-limit.sh`)",
-        "",
+    return quoted_section(path, "## A credential's rate limit (`scripts/bench-rate-limit.sh`)", [
         "One worker (`fleet_size: 1`) with team-one's `rate_limit: 2000`, 75,000 jobs queued, the mock's",
         "accepted count over 30 s after a 5 s warm-up (target: within 5% of the limit):",
-        "",
-        "```",
-        open(path).read().strip(),
-        "```",
-        "",
-    ]
+    ])
 
 
 def rate(run):
