@@ -36,8 +36,7 @@ extension JobProcessor {
                 guard await permits.acquire(for: ObjectIdentifier(run), urgent: run.pending.context.isUrgent, while: { run.hasTokensLeft }) else { break }
                 metrics.multicastInFlight.record(permits.inUse)
                 group.addTask {
-                    await self.lane(run)
-                    self.permits.release()
+                    if await self.lane(run) { self.permits.release(urgent: run.pending.context.isUrgent) }
                     self.metrics.multicastInFlight.record(self.permits.inUse)
                 }
             }
@@ -46,7 +45,10 @@ extension JobProcessor {
     }
 
     /// Sends `run`'s next token until none is left, or sets the rest aside once sending must stop.
-    private func lane(_ run: MulticastRun) async {
+    /// A bulk lane gives its permit back between tokens while bulk lanes hold more than pacing allows
+    /// (``SendPermits/keep(for:while:)``). True when it ends holding its permit.
+    private func lane(_ run: MulticastRun) async -> Bool {
+        let urgent = run.pending.context.isUrgent
         while let (index, token) = run.take() {
             if !run.stopped.load(ordering: .relaxed), let reason = stopReason(run, at: index) {
                 run.tally.withLockedValue { $0.setAside = $0.setAside ?? reason }
@@ -58,9 +60,11 @@ extension JobProcessor {
             }
             let answer = await send(token, of: run)
             record(answer, of: run)
+            if !urgent, !(await permits.keep(for: ObjectIdentifier(run), while: { run.hasTokensLeft })) { return false }
         }
         // No token left: the fan-out loop need not wait for another permit.
         permits.withdraw(ObjectIdentifier(run))
+        return true
     }
 
     /// Why sending must stop before the token at `index`, if it must. Draining is an atomic read, so it

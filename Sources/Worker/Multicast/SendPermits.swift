@@ -1,13 +1,15 @@
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// Requests the worker's multicast jobs may have at APNs at once, handed out first come, first served,
-/// urgent jobs' before the others.
+/// urgent jobs' before the others, with bulk jobs' held to a limit that pacing moves (``BulkPacer``).
 ///
 /// A multicast job's lanes each hold a permit while they send its tokens, so all multicast jobs together
 /// keep no more requests in flight than the permits, and a 10,000-token job waits its turn instead of
-/// queueing thousands of requests in front of everyone else's. Waiters are the jobs' fan-out loops, one
-/// each, named by a key so that a job whose lanes ran out of tokens can stop waiting (``withdraw(_:)``)
-/// instead of holding its job slot until its turn comes.
+/// queueing thousands of requests in front of everyone else's. Waiters are the jobs' fan-out loops and
+/// lanes that gave their permit back (``keep(for:while:)``), named by their job's key so that a job whose
+/// lanes ran out of tokens can stop waiting (``withdraw(_:)``) instead of holding its job slot until its
+/// turn comes.
 final class SendPermits: Sendable {
     private struct Waiter {
         let key: ObjectIdentifier
@@ -15,26 +17,51 @@ final class SendPermits: Sendable {
     }
 
     private struct State {
-        var free: Int
+        var urgentInUse = 0
+        var bulkInUse = 0
+        var bulkLimit: Int
         /// Urgent jobs' lanes wait here, served before every lane of ``bulk``.
         var urgent = FIFO<Waiter>()
         var bulk = FIFO<Waiter>()
+
+        var inUse: Int { urgentInUse + bulkInUse }
+
+        /// The next waiter a permit goes to, counted as taken; nil when none may have one now.
+        mutating func nextServed(capacity: Int) -> Waiter? {
+            guard inUse < capacity else { return nil }
+            if let waiter = urgent.popFirst() {
+                urgentInUse += 1
+                return waiter
+            }
+            guard bulkInUse < bulkLimit, let waiter = bulk.popFirst() else { return nil }
+            bulkInUse += 1
+            return waiter
+        }
     }
 
     let capacity: Int
     private let state: NIOLockedValueBox<State>
+    /// Whether bulk lanes hold more permits than their limit now: read by every bulk lane before each
+    /// token without the lock, so a lowered limit takes effect within one request per lane.
+    private let bulkOverLimit = Atomic(false)
 
     init(capacity: Int) {
         precondition(capacity > 0, "validated by the configuration")
         self.capacity = capacity
-        state = NIOLockedValueBox(State(free: capacity))
+        state = NIOLockedValueBox(State(bulkLimit: capacity))
     }
 
     /// Permits taken right now.
-    var inUse: Int { state.withLockedValue { capacity - $0.free } }
+    var inUse: Int { state.withLockedValue { $0.inUse } }
 
     /// Callers waiting for a permit right now (a withdrawn wait no longer counts).
     var waiting: Int { state.withLockedValue { $0.urgent.count + $0.bulk.count } }
+
+    /// The permits bulk lanes may hold now (``setBulkLimit(_:)``), and whether bulk lanes wanted more
+    /// than that: some hold every one of them, or wait.
+    var bulkUse: (inUse: Int, limit: Int, saturated: Bool) {
+        state.withLockedValue { ($0.bulkInUse, $0.bulkLimit, $0.bulkInUse >= $0.bulkLimit || !$0.bulk.isEmpty) }
+    }
 
     /// Takes a permit for `key`, waiting behind earlier callers (an `urgent` one only behind earlier
     /// urgent ones) while none is free. Returns false, taking nothing, when `wanted` is false (checked
@@ -43,9 +70,15 @@ final class SendPermits: Sendable {
         await withCheckedContinuation { continuation in
             let answer = state.withLockedValue { state -> Bool? in
                 guard wanted() else { return false }
-                if state.free > 0, state.urgent.isEmpty, urgent || state.bulk.isEmpty {
-                    state.free -= 1
-                    return true
+                if state.inUse < capacity, state.urgent.isEmpty {
+                    if urgent {
+                        state.urgentInUse += 1
+                        return true
+                    }
+                    if state.bulk.isEmpty, state.bulkInUse < state.bulkLimit {
+                        state.bulkInUse += 1
+                        return true
+                    }
                 }
                 let waiter = Waiter(key: key, continuation: continuation)
                 if urgent { state.urgent.append(waiter) } else { state.bulk.append(waiter) }
@@ -55,21 +88,49 @@ final class SendPermits: Sendable {
         }
     }
 
-    /// Ends `key`'s wait, if it is waiting, without a permit.
-    func withdraw(_ key: ObjectIdentifier) {
-        let withdrawn = state.withLockedValue { state in
-            state.urgent.remove { $0.key == key } ?? state.bulk.remove { $0.key == key }
-        }
-        withdrawn?.continuation.resume(returning: false)
+    /// Called by a bulk lane holding a permit before each token: while bulk lanes hold more than their
+    /// limit, gives the permit back and waits for one at the back of the bulk line. True when the lane
+    /// holds a permit afterwards; false when the wait was withdrawn (or `wanted` turned false), the
+    /// permit given back.
+    func keep(for key: ObjectIdentifier, while wanted: @escaping @Sendable () -> Bool) async -> Bool {
+        guard bulkOverLimit.load(ordering: .relaxed) else { return true }
+        release(urgent: false)
+        return await acquire(for: key, while: wanted)
     }
 
-    /// Gives a permit back, straight to the longest urgent waiter if there is one, else the longest waiter.
-    func release() {
+    /// Ends every wait of `key`, without a permit.
+    func withdraw(_ key: ObjectIdentifier) {
+        let withdrawn = state.withLockedValue { state in
+            var waiters: [Waiter] = []
+            while let waiter = state.urgent.remove(firstWhere: { $0.key == key }) ?? state.bulk.remove(firstWhere: { $0.key == key }) {
+                waiters.append(waiter)
+            }
+            return waiters
+        }
+        for waiter in withdrawn { waiter.continuation.resume(returning: false) }
+    }
+
+    /// Gives back a permit taken by an `urgent` caller or not; it goes to the longest urgent waiter if
+    /// there is one, else to the longest bulk waiter if bulk lanes are under their limit.
+    func release(urgent: Bool) {
         let next = state.withLockedValue { state -> Waiter? in
-            if let waiter = state.urgent.popFirst() ?? state.bulk.popFirst() { return waiter }
-            state.free += 1
-            return nil
+            if urgent { state.urgentInUse -= 1 } else { state.bulkInUse -= 1 }
+            bulkOverLimit.store(state.bulkInUse > state.bulkLimit, ordering: .relaxed)
+            return state.nextServed(capacity: capacity)
         }
         next?.continuation.resume(returning: true)
+    }
+
+    /// Bulk lanes may hold `limit` permits from now on (at most ``capacity``): a raise serves waiting
+    /// lanes at once; under a lower one, lanes beyond it give their permits back before their next token.
+    func setBulkLimit(_ limit: Int) {
+        let served = state.withLockedValue { state -> [Waiter] in
+            state.bulkLimit = min(max(1, limit), capacity)
+            bulkOverLimit.store(state.bulkInUse > state.bulkLimit, ordering: .relaxed)
+            var served: [Waiter] = []
+            while let waiter = state.nextServed(capacity: capacity) { served.append(waiter) }
+            return served
+        }
+        for waiter in served { waiter.continuation.resume(returning: true) }
     }
 }

@@ -21,6 +21,7 @@ struct WorkerMetrics: Sendable {
     static let inFlightMetric = MetricDescription("apns_jobs_in_flight", .gauge, help: "Jobs started and not yet settled.")
     static let multicastRequestsMetric = MetricDescription("apns_multicast_requests_total", .counter, help: "Requests sent for multicast jobs' tokens, one per token and try.")
     static let multicastInFlightMetric = MetricDescription("apns_multicast_requests_in_flight", .gauge, help: "Multicast lanes running: requests multicast jobs may have at APNs now.")
+    static let multicastBulkLimitMetric = MetricDescription("apns_multicast_bulk_limit", .gauge, help: "Requests bulk multicast jobs may have at APNs now, as pacing set it (urgent ones may use every permit).")
     static let laneRunningMetric = MetricDescription("apns_lane_jobs_running", .gauge, labels: ["lane"], help: "Jobs started and not yet ended, by lane (set when scraped).")
     static let laneWaitingMetric = MetricDescription("apns_lane_jobs_waiting", .gauge, labels: ["lane"], help: "Deliveries received and not yet started, by lane (set when scraped).")
     static let credentialRunningMetric = MetricDescription("apns_credential_jobs_running", .gauge, labels: ["credential"], help: "Jobs started and not yet ended, by credential (set when scraped, with more than one credential).")
@@ -41,7 +42,7 @@ struct WorkerMetrics: Sendable {
     /// Every metric the worker exports besides the client's.
     static let catalog = [
         receivedMetric, ackedMetric, requeuedMetric, supersededMetric, republishedMetric, unroutableMetric, nackedMetric, nackExhaustedMetric,
-        confirmDurationMetric, inFlightMetric, multicastRequestsMetric, multicastInFlightMetric, prefetchMetric, connectionGenerationMetric,
+        confirmDurationMetric, inFlightMetric, multicastRequestsMetric, multicastInFlightMetric, multicastBulkLimitMetric, prefetchMetric, connectionGenerationMetric,
         resultsMetric, retriedMetric, deadLetteredMetric, certificateExpiryMetric, reloadsMetric, reloadSuccessfulMetric, reloadTimestampMetric,
         pausedMetric, laneRunningMetric, laneWaitingMetric, credentialRunningMetric, credentialWaitingMetric,
         rateLimitedMetric, rateLimitMetric,
@@ -68,6 +69,8 @@ struct WorkerMetrics: Sendable {
     let multicastRequests = Counter(label: multicastRequestsMetric.name)
     /// Multicast requests at APNs now, across every multicast job (bounded by ``SendPermits``).
     let multicastInFlight = Gauge(label: multicastInFlightMetric.name)
+    /// The permits bulk multicast lanes may hold, as ``BulkPacer`` moves it.
+    let multicastBulkLimit = Gauge(label: multicastBulkLimitMetric.name)
     let prefetch = Gauge(label: prefetchMetric.name)
     /// Broker connections opened so far (1 + reconnects), set when metrics are scraped.
     let connectionGeneration = Gauge(label: connectionGenerationMetric.name)

@@ -140,6 +140,10 @@ public final class WorkerService: Service {
         ])
         let fleetWatch = watchFleetSize()
         defer { fleetWatch?.cancel() }
+        let pacing = Task { [processor, metrics] in
+            await paceBulkLanes(of: processor.permits) { metrics.multicastBulkLimit.record($0) }
+        }
+        defer { pacing.cancel() }
         try await withGracefulShutdownHandler {
             try await process(deliveries)
         } onGracefulShutdown: { [self] in

@@ -19,9 +19,9 @@ struct SendPermitsTests {
         #expect(await secondWait.value == false)
         #expect(permits.waiting == 1)
         #expect(permits.inUse == 1)
-        permits.release()
+        permits.release(urgent: false)
         #expect(await thirdWait.value == true, "the withdrawn waiter's turn went to the next one")
-        permits.release()
+        permits.release(urgent: false)
         #expect(permits.inUse == 0)
     }
 
@@ -34,14 +34,14 @@ struct SendPermitsTests {
         try await Condition.wait("the bulk lane waits") { permits.waiting == 1 }
         let urgentWait = Task { await permits.acquire(for: ObjectIdentifier(urgent), urgent: true, while: { true }) }
         try await Condition.wait("the urgent lane waits too") { permits.waiting == 2 }
-        permits.release()
+        permits.release(urgent: false)
         #expect(await urgentWait.value == true, "the urgent lane first")
         #expect(permits.waiting == 1, "the bulk lane still waits")
-        permits.release()
+        permits.release(urgent: true)
         #expect(await bulkWait.value == true)
-        permits.release()
+        permits.release(urgent: false)
         #expect(await permits.acquire(for: ObjectIdentifier(late), urgent: true, while: { true }), "a free permit and nobody waiting")
-        permits.release()
+        permits.release(urgent: true)
         #expect(permits.inUse == 0)
     }
 
@@ -49,6 +49,47 @@ struct SendPermitsTests {
     func unwanted() async {
         let permits = SendPermits(capacity: 2)
         #expect(await permits.acquire(for: ObjectIdentifier(Key()), while: { false }) == false)
+        #expect(permits.inUse == 0)
+    }
+
+    @Test("bulk lanes hold no more than the bulk limit while urgent ones may take every permit; a raise serves waiting bulk lanes at once")
+    func bulkLimit() async throws {
+        let permits = SendPermits(capacity: 3)
+        permits.setBulkLimit(1)
+        let (first, second, urgent) = (Key(), Key(), Key())
+        #expect(await permits.acquire(for: ObjectIdentifier(first), while: { true }))
+        let secondWait = Task { await permits.acquire(for: ObjectIdentifier(second), while: { true }) }
+        try await Condition.wait("the second bulk lane waits, permits free") { permits.waiting == 1 }
+        #expect(permits.inUse == 1)
+        #expect(permits.bulkUse.saturated)
+        #expect(await permits.acquire(for: ObjectIdentifier(urgent), urgent: true, while: { true }), "urgent lanes are not held to the bulk limit")
+        #expect(await permits.acquire(for: ObjectIdentifier(urgent), urgent: true, while: { true }))
+        permits.release(urgent: true)
+        #expect(permits.waiting == 1, "a permit an urgent lane gives back goes to no bulk lane over the limit")
+        permits.setBulkLimit(2)
+        #expect(await secondWait.value == true, "the raise served it")
+        #expect(permits.bulkUse.inUse == 2)
+    }
+
+    @Test("under a lowered limit a bulk lane gives its permit back before its next token and waits behind the lanes already waiting")
+    func keepUnderALoweredLimit() async throws {
+        let permits = SendPermits(capacity: 4)
+        let (holder, other, waiter) = (Key(), Key(), Key())
+        #expect(await permits.acquire(for: ObjectIdentifier(holder), while: { true }))
+        #expect(await permits.acquire(for: ObjectIdentifier(other), while: { true }))
+        #expect(await permits.keep(for: ObjectIdentifier(holder), while: { true }), "under the limit: kept, no wait")
+        permits.setBulkLimit(1)
+        let waiting = Task { await permits.acquire(for: ObjectIdentifier(waiter), while: { true }) }
+        try await Condition.wait("a new bulk lane waits") { permits.waiting == 1 }
+        let kept = Task { await permits.keep(for: ObjectIdentifier(holder), while: { true }) }
+        try await Condition.wait("the holder gave its permit back and queued") { permits.waiting == 2 }
+        #expect(permits.bulkUse.inUse == 1)
+        #expect(await permits.keep(for: ObjectIdentifier(other), while: { true }), "at the limit now: kept")
+        permits.release(urgent: false)
+        #expect(await waiting.value == true, "the lane that waited first goes first")
+        permits.withdraw(ObjectIdentifier(holder))
+        #expect(await kept.value == false, "withdrawn: the lane ends holding nothing")
+        permits.release(urgent: false)
         #expect(permits.inUse == 0)
     }
 
@@ -61,7 +102,7 @@ struct SendPermitsTests {
                     let key = Key()
                     for _ in 0..<2_000 {
                         guard await permits.acquire(for: ObjectIdentifier(key), while: { true }) else { return }
-                        permits.release()
+                        permits.release(urgent: false)
                     }
                 }
             }

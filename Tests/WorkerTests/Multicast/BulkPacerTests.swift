@@ -1,0 +1,45 @@
+import Testing
+@testable import Worker
+
+@Suite("Bulk pacing of multicast lanes")
+struct BulkPacerTests {
+    @Test("starts at its floor and grows by a quarter each window that is on time and wants more, up to the ceiling in under two seconds")
+    func grows() {
+        var pacer = BulkPacer(ceiling: 2_000)
+        #expect(pacer.floor == 50)
+        #expect(pacer.limit == 50)
+        var limits: [Int] = []
+        for _ in 0..<18 { limits.append(pacer.windowEnded(lateness: .microseconds(200), saturated: true)) }
+        #expect(limits.prefix(4) == [62, 77, 96, 120])
+        #expect(limits.last == 2_000, "reached the ceiling within 18 windows (1.8 s): \(limits)")
+        #expect(zip(limits, limits.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test("holds when on time but not using its limit: a lull does not grow it")
+    func holdsWhenUnused() {
+        var pacer = BulkPacer(ceiling: 2_000)
+        for _ in 0..<10 { #expect(pacer.windowEnded(lateness: .zero, saturated: false) == 50) }
+    }
+
+    @Test("halves when wake-ups come late, never below its floor, whether or not it was saturated")
+    func shrinks() {
+        var pacer = BulkPacer(ceiling: 2_000)
+        for _ in 0..<20 { _ = pacer.windowEnded(lateness: .zero, saturated: true) }
+        #expect(pacer.limit == 2_000)
+        #expect(pacer.windowEnded(lateness: .milliseconds(3), saturated: true) == 1_000)
+        #expect(pacer.windowEnded(lateness: .milliseconds(3), saturated: false) == 500)
+        #expect(pacer.windowEnded(lateness: BulkPacer.tolerance, saturated: true) == 625, "at the tolerance is on time")
+        for _ in 0..<10 { _ = pacer.windowEnded(lateness: .seconds(1), saturated: true) }
+        #expect(pacer.limit == 50)
+    }
+
+    @Test("a ceiling of a few permits still paces: a floor of one, steps of one")
+    func small() {
+        var pacer = BulkPacer(ceiling: 3)
+        #expect(pacer.limit == 1)
+        #expect(pacer.windowEnded(lateness: .zero, saturated: true) == 2)
+        #expect(pacer.windowEnded(lateness: .zero, saturated: true) == 3)
+        #expect(pacer.windowEnded(lateness: .zero, saturated: true) == 3)
+        #expect(pacer.windowEnded(lateness: .milliseconds(5), saturated: true) == 1)
+    }
+}
