@@ -21,6 +21,7 @@ let usage = """
            apns-bench profile [--count N] [--seconds S] [--output DIR]
            apns-bench latency [--rate R] [--seconds S] [--prefetch P] [--with-broker]
            apns-bench multicast [--count N] [--rounds R] [--fairness-only | --tokens N]
+           apns-bench shares                                             (team B's latency alone and behind team A's backlog)
            apns-bench partitions [--count N] [--partitions 1,3] [--workers W] [--rounds R]   (needs scripts/rabbitmq-cluster.sh start)
     Run from the repository root with the test broker up (scripts/rabbitmq.sh start; eval "$(scripts/rabbitmq.sh env)").
 
@@ -63,6 +64,8 @@ case "multicast":
     } else {
         try await benchmark.report()
     }
+case "shares":
+    try await SharesBenchmark().report()
 case "limit-loop":
     // The benchmarks' own child process (see LimitLoop).
     try await LimitLoop.run(

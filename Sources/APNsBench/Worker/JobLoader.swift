@@ -5,8 +5,13 @@ import WorkerConfiguration
 /// Publishes realistic jobs (random 32-byte tokens, a ~300-byte alert) with confirms.
 enum JobLoader {
     static func body(index: Int) -> [UInt8] {
+        body(index: index, id: "job-\(index)", topic: "com.example.app")
+    }
+
+    /// A job with its own `id` and `topic`.
+    static func body(index: Int, id: String, topic: String) -> [UInt8] {
         let token = "a" + (0..<63).map { _ in String("0123456789abcdef".randomElement()!) }.joined()
-        let fields = #"{"id":"job-\#(index)","device_token":"\#(token)","topic":"com.example.app","payload":"#
+        let fields = #"{"id":"\#(id)","device_token":"\#(token)","topic":"\#(topic)","payload":"#
         return Array(fields.utf8) + payload(index: index) + [UInt8(ascii: "}")]
     }
 
@@ -19,7 +24,9 @@ enum JobLoader {
 
     /// Publishes `count` stamped jobs at `rate` per second, a small batch every 2 ms: a steady offered
     /// load (in 10 ms batches the bursts themselves doubled the median latency).
-    static func publishSteadily(_ count: Int, rate: Double, into client: AMQPClient, topology: TopologySection, routingKey: String? = nil) async throws {
+    static func publishSteadily(
+        _ count: Int, rate: Double, into client: AMQPClient, topology: TopologySection, routingKey: String? = nil, body: (Int) -> [UInt8] = JobLoader.body(index:)
+    ) async throws {
         let tick = 0.002
         let clock = ContinuousClock()
         let start = clock.now
@@ -30,7 +37,7 @@ enum JobLoader {
             let batch = min(Int(owed), count - sent)
             owed -= Double(batch)
             if batch > 0 {
-                try await load(batch, into: client, topology: topology, from: sent, stamp: true, routingKey: routingKey)
+                try await load(batch, into: client, topology: topology, from: sent, stamp: true, routingKey: routingKey, body: body)
                 sent += batch
             }
             try await clock.sleep(until: start + .seconds(Double(sent) / rate + tick))

@@ -14,10 +14,12 @@ final class WorkerProcess {
     /// never meets the local port of some outgoing connection.
     static func freeMetricsPort() -> Int { Int.random(in: 20_000..<32_000) }
 
-    init(settings: WorkerSettings, metricsPort: Int = WorkerProcess.freeMetricsPort()) throws {
+    /// `secondTeam`: a second credential, `team-b` (key TESTKEY002 of team TEAMID0002, topic
+    /// com.example.other), next to `bench` (com.example.app).
+    init(settings: WorkerSettings, metricsPort: Int = WorkerProcess.freeMetricsPort(), secondTeam: Bool = false) throws {
         self.metricsPort = metricsPort
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-\(UUID().uuidString).yaml")
-        try Data(Self.yaml(settings, metricsPort: metricsPort).utf8).write(to: config)
+        try Data((Self.yaml(settings, metricsPort: metricsPort) + (secondTeam ? Self.secondTeamYAML : "")).utf8).write(to: config)
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
         process.arguments = ["run", "--config", config.path]
         process.environment = ProcessInfo.processInfo.environment.merging(["APNS_WORKER__LOG__LEVEL": "error"]) { $1 }
@@ -39,16 +41,27 @@ final class WorkerProcess {
 
     /// Jobs this worker acked so far (its /metrics), or nil while it does not answer yet.
     func acked() -> Int? {
+        metric("apns_jobs_acked_total").map { Int($0) }
+    }
+
+    /// The value of one series of this worker's /metrics (its name, with labels as exposed), or nil
+    /// while it does not answer or has no such series.
+    func metric(_ series: String) -> Double? {
+        Self.metric(series, port: metricsPort)
+    }
+
+    /// ``metric(_:)`` of the worker serving metrics on `port`.
+    static func metric(_ series: String, port: Int) -> Double? {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "--max-time", "2", "http://127.0.0.1:\(metricsPort)/metrics"]
+        curl.arguments = ["-s", "--max-time", "2", "http://127.0.0.1:\(port)/metrics"]
         let output = Pipe()
         curl.standardOutput = output
         guard (try? curl.run()) != nil else { return nil }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         curl.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
-        return text.split(separator: "\n").first { $0.hasPrefix("apns_jobs_acked_total ") }.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) }
+        return text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
     /// Peak resident memory so far, in MiB.
@@ -95,4 +108,16 @@ final class WorkerProcess {
 
             """
     }
+
+    static let secondTeamYAML = """
+          - name: team-b
+            type: token
+            team_id: TEAMID0002
+            key_id: TESTKEY002
+            key_file: Tests/Fixtures/keys/AuthKey_TESTKEY002.p8
+            allow_insecure_key_permissions: true
+            environment: development
+            topics: [com.example.other]
+
+        """
 }

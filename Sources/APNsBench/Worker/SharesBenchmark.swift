@@ -1,0 +1,74 @@
+import AMQP
+import Foundation
+import Worker
+import WorkerConfiguration
+
+/// Shares between two teams on one worker: team B's single jobs published steadily (1,000/s for 8 s),
+/// p99 enqueue → result, alone and while team A's APNs answers take 1 s and A's backlog is queued
+/// ahead of them in the same bulk queue; and how many of A's jobs run meanwhile (its share used).
+struct SharesBenchmark {
+    struct Run {
+        let p50: Double
+        let p99: Double
+        let count: Int
+        /// Team A's jobs running while B's were published (the median of the scrapes), nil alone.
+        let teamARunning: Double?
+    }
+
+    /// Team B's figures with `backlog` of team A's jobs queued first (none: B alone); `urgent`, with
+    /// B's jobs published to the urgent lane.
+    func run(backlog: Int, urgent: Bool = false) async throws -> Run {
+        let environment = try BenchEnvironment(
+            prefetch: 500, connections: 2, mockArguments: ["--faults", #"{"topicLatency":{"com.example.app":{"fixed":{"milliseconds":1000}}}}"#]
+        )
+        let client = try await environment.client("shares")
+        let topology = environment.settings.topology
+        try await JobLoader.load(backlog, into: client, topology: topology) { JobLoader.body(index: $0, id: "a-\($0)", topic: "com.example.app") }
+        let worker = try WorkerProcess(settings: environment.settings, secondTeam: true)
+        while worker.acked() == nil {
+            try worker.checkRunning()
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let total = 8_000
+        let scrapes = Task { [port = worker.metricsPort] in
+            var running: [Double] = []
+            while !Task.isCancelled {
+                if let value = WorkerProcess.metric(#"apns_credential_jobs_running{credential="bench"}"#, port: port) { running.append(value) }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+            return running
+        }
+        try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: topology, routingKey: topology.routingKey(of: urgent ? .urgent : .bulk)) { JobLoader.body(index: $0, id: "b-\($0)", topic: "com.example.other") }
+        scrapes.cancel()
+        let running = await scrapes.value.sorted()
+        var latencies: [Double] = []
+        let results = try await client.consume(queue: topology.resultsQueue!, prefetch: 2000)
+        for await delivery in results {
+            if let result = try? JobResult.decode(delivery.message.body), result.id?.hasPrefix("b-") == true, let latency = result.latencyMS {
+                latencies.append(Double(latency))
+            }
+            await client.ack(delivery)
+            if latencies.count >= total { break }
+        }
+        await client.cancelConsuming()
+        await client.close()
+        worker.stop()
+        await environment.tearDown()
+        let sorted = latencies.sorted()
+        return Run(
+            p50: sorted[sorted.count / 2], p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)], count: sorted.count,
+            teamARunning: backlog == 0 || running.isEmpty ? nil : running[running.count / 2]
+        )
+    }
+
+    func report() async throws {
+        let alone = try await run(backlog: 0)
+        let behind = try await run(backlog: 50_000)
+        print(String(format: "team B's single jobs at 1,000/s: p50 %.0f ms, p99 %.0f ms alone; p50 %.0f ms, p99 %.0f ms with team A's 50,000 jobs (answers in 1 s) queued ahead in the same queue: p99 ratio %.1f; team A ran %.0f jobs at once meanwhile (of 500 bulk slots)",
+                     alone.p50, alone.p99, behind.p50, behind.p99, behind.p99 / max(alone.p99, 1), behind.teamARunning ?? 0))
+        let urgentAlone = try await run(backlog: 0, urgent: true)
+        let urgentBehind = try await run(backlog: 50_000, urgent: true)
+        print(String(format: "team B's jobs in the urgent lane: p50 %.0f ms, p99 %.0f ms alone; p50 %.0f ms, p99 %.0f ms with team A's 50,000 bulk jobs queued: p99 ratio %.2f; team A ran %.0f jobs at once meanwhile",
+                     urgentAlone.p50, urgentAlone.p99, urgentBehind.p50, urgentBehind.p99, urgentBehind.p99 / max(urgentAlone.p99, 1), urgentBehind.teamARunning ?? 0))
+    }
+}
