@@ -105,18 +105,18 @@ def multicast_section(path):
 
 def shares_section(path):
     return quoted_section(path, "## Two teams on one worker (`apns-bench shares`)", [
-        "Two credentials on one worker (prefetch 500, 500 bulk slots). Team A's APNs answers take 1 s and",
-        "50,000 of its jobs are queued first; team B then publishes single jobs at 1,000/s for 8 s, to the",
-        "bulk lane, then (two more runs) to the urgent lane. p99 enqueue → result of B's jobs, alone and",
-        "behind A's backlog, and A's running jobs meanwhile (the median of scrapes every 0.5 s):",
+        "Two credentials on one worker (prefetch 500). Team A's APNs answers take 1 s and 50,000 of its jobs",
+        "are queued in the bulk queue first; team B then publishes single jobs at 1,000/s for 8 s: to the",
+        "bulk queue, to a team lane of its own (`topology.team_lanes`), and to the urgent lane, each alone",
+        "and behind A's backlog. p99 enqueue → result of B's jobs, and A's running jobs meanwhile (the median",
+        "of scrapes every 0.5 s). One run of the command:",
     ], [
         "The target (issue 26) is B's p99 behind A within 1.5× alone, with A using its whole share. In the",
-        "bulk lane it is missed by the broker, not the worker: one jobs queue is first in, first out, so B's",
-        "jobs reach a worker only after A's 50,000, whatever the shares (the worker never sees B's jobs while",
-        "A's fill its prefetch). Shares decide among the deliveries a worker holds. B's jobs in the urgent",
-        "lane are not behind A's queue: their p99 stays within a few milliseconds of alone (whole",
-        "milliseconds: 3 → 6 ms in the run that built this, a ratio of 2). A queue per team would take the",
-        "bulk lane out of A's line too; that is not built.",
+        "bulk queue no worker can meet it: the queue is first in, first out, so B's jobs reach a worker only",
+        "after A's 50,000, whatever the shares (the worker never sees them while A's fill its prefetch). In a",
+        "team lane B's jobs arrive in a window of their own and take the slots A's leave, while A keeps all",
+        "500 of its queue's window busy. Latencies are whole milliseconds, so ratios of small figures move in",
+        "steps of a third or a half.",
     ])
 
 

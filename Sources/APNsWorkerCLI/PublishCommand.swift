@@ -17,6 +17,7 @@ struct PublishCommand: AsyncParsableCommand {
     @Argument(help: "The JSON-lines file, or - for standard input.") var file: String
     @Option(help: "How many publishes may await their confirm at once.") var window = 1000
     @Flag(help: "Publish to the urgent lane (topology.urgent_routing_key): the jobs start ahead of every bulk job.") var urgent = false
+    @Option(help: "Publish to this team lane (one of topology.team_lanes): the jobs wait in its own queue, behind no other team's.") var lane: String?
 
     func run() async throws {
         let settings = try options.settings()
@@ -26,10 +27,8 @@ struct PublishCommand: AsyncParsableCommand {
         let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: Logger(label: "apns.publish"))
         try await amqp.connect()
         let started = ContinuousClock.now
-        if urgent, settings.topology.urgentQueue == nil {
-            throw ValidationError("--urgent needs the urgent lane, which this configuration turns off (topology.urgent_queue: null)")
-        }
-        let outcomes = try await publish(lines, with: amqp, topology: settings.topology)
+        let lane = try chosenLane(in: settings.topology)
+        let outcomes = try await publish(lines, with: amqp, topology: settings.topology, lane: lane)
         let elapsed = ContinuousClock.now - started
         await amqp.close()
         let confirmed = outcomes.filter { $0 == .confirmed }.count
@@ -40,8 +39,22 @@ struct PublishCommand: AsyncParsableCommand {
         if confirmed != lines.count { throw ExitCode(1) }
     }
 
-    private func publish(_ lines: [[UInt8]], with amqp: AMQPClient, topology: TopologySection) async throws -> [AMQPPublishOutcome] {
-        let routingKey = topology.routingKey(of: urgent ? .urgent : .bulk)
+    /// The lane `--urgent` or `--lane` names, bulk by default; one the configuration does not have is refused.
+    private func chosenLane(in topology: TopologySection) throws -> Lane {
+        if urgent, lane != nil { throw ValidationError("--urgent and --lane name two lanes: give one") }
+        if urgent, topology.urgentQueue == nil {
+            throw ValidationError("--urgent needs the urgent lane, which this configuration turns off (topology.urgent_queue: null)")
+        }
+        if urgent { return .urgent }
+        guard let lane else { return .bulk }
+        guard topology.teamLanes.contains(where: { $0.name == lane }) else {
+            throw ValidationError("--lane \(lane) is not one of topology.team_lanes (\(topology.teamLanes.map(\.name).joined(separator: ", ")))")
+        }
+        return .team(lane)
+    }
+
+    private func publish(_ lines: [[UInt8]], with amqp: AMQPClient, topology: TopologySection, lane: Lane) async throws -> [AMQPPublishOutcome] {
+        let routingKey = topology.routingKey(of: lane)
         return try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             var outcomes: [AMQPPublishOutcome] = []
             for (index, line) in lines.enumerated() {

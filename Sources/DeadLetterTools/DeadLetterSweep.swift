@@ -66,24 +66,21 @@ public struct DeadLetterSweep: Sendable {
     public let queue: String
     public let jobsExchange: String
     public let jobsRoutingKey: String
-    /// The urgent lane's routing key, if lanes are on: a letter that left the urgent lane (its routing
-    /// key says so) is replayed into it.
-    public let urgentRoutingKey: String?
-    /// The urgent lane's queue: the routing key of a letter the broker dead-lettered from it after the
-    /// job came back from an urgent retry tier (which hands jobs back under the queue's name).
-    public let urgentQueue: String?
+    /// The routing key a letter's replay is published with, by the routing key it carries
+    /// (``TopologySection/replayRoutingKeys``): so a letter that left the urgent lane or a team lane
+    /// goes back to it. Letters with any other key are replayed with ``jobsRoutingKey``.
+    public let replayRoutingKeys: [String: String]
     public let plan: Plan
     public let now: @Sendable () -> Date
 
     public init(
-        queue: String, jobsExchange: String, jobsRoutingKey: String, urgentRoutingKey: String? = nil, urgentQueue: String? = nil, plan: Plan,
+        queue: String, jobsExchange: String, jobsRoutingKey: String, replayRoutingKeys: [String: String] = [:], plan: Plan,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.queue = queue
         self.jobsExchange = jobsExchange
         self.jobsRoutingKey = jobsRoutingKey
-        self.urgentRoutingKey = urgentRoutingKey
-        self.urgentQueue = urgentQueue
+        self.replayRoutingKeys = replayRoutingKeys
         self.plan = plan
         self.now = now
     }
@@ -197,8 +194,7 @@ public struct DeadLetterSweep: Sendable {
             await pacer.wait()
             let copy = ReplayedJob.message(from: delivery.message, replayedAt: now())
             do {
-                let urgent = urgentRoutingKey != nil && (delivery.routingKey == urgentRoutingKey || delivery.routingKey == urgentQueue)
-                let lane = urgent ? urgentRoutingKey! : jobsRoutingKey
+                let lane = replayRoutingKeys[delivery.routingKey] ?? jobsRoutingKey
                 let outcome = try await amqp.publish(exchange: jobsExchange, routingKey: lane, message: copy, mandatory: true)
                 if case .confirmed = outcome {
                     await amqp.ack(delivery)

@@ -82,6 +82,7 @@ final class WorkerProcess {
               jobs_exchange: \(topology.jobsExchange)
               jobs_queue: \(topology.jobsQueue)
               urgent_queue: \(topology.urgentQueue ?? "null")
+              team_lanes: [\(topology.teamLanes.map { "{name: \($0.name), queue: \($0.queue)}" }.joined(separator: ", "))]
               partitions: \(topology.partitions)
               retry_exchange: \(topology.retryExchange)
               retry_queue_prefix: \(topology.retryQueuePrefix)

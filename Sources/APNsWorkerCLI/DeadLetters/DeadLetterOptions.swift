@@ -50,7 +50,7 @@ struct DeadLetterOptions: ParsableArguments {
         let topology = settings.topology
         let sweep = DeadLetterSweep(
             queue: queue, jobsExchange: topology.jobsExchange, jobsRoutingKey: topology.jobsRoutingKey,
-            urgentRoutingKey: topology.urgentQueue == nil ? nil : topology.urgentRoutingKey, urgentQueue: topology.urgentQueue, plan: plan
+            replayRoutingKeys: topology.replayRoutingKeys, plan: plan
         )
         let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: Logger(label: "apns.dead-letters"))
         try await amqp.connect()

@@ -102,8 +102,8 @@ struct WorkerMetrics: Sendable {
 
     /// `lane`'s jobs running and deliveries waiting to start, as a scrape finds them.
     func lane(_ lane: Lane, running: Int, waiting: Int) {
-        Gauge(label: Self.laneRunningMetric.name, dimensions: [("lane", lane.rawValue)]).record(running)
-        Gauge(label: Self.laneWaitingMetric.name, dimensions: [("lane", lane.rawValue)]).record(waiting)
+        Gauge(label: Self.laneRunningMetric.name, dimensions: [("lane", lane.name)]).record(running)
+        Gauge(label: Self.laneWaitingMetric.name, dimensions: [("lane", lane.name)]).record(waiting)
     }
 
     /// `credential`'s jobs running and deliveries waiting to start, as a scrape finds them.

@@ -65,11 +65,11 @@ struct LaneQueue: Sendable {
     mutating func arrived(_ delivery: AMQPDelivery, lane: Lane, credential: String = "", weight: Int = 1) {
         arrivals += 1
         shares[credential, default: Share(weight: weight)].weight = max(1, weight)
-        switch lane {
-        case .urgent:
+        // A team lane's jobs wait as bulk ones: their lane differs at the broker, not here.
+        if lane.isUrgent {
             shares[credential]!.urgent.append((arrivals, delivery))
             waitingUrgent += 1
-        case .bulk:
+        } else {
             shares[credential]!.bulk.append((arrivals, delivery))
             waitingBulk += 1
         }
@@ -87,11 +87,10 @@ struct LaneQueue: Sendable {
     private mutating func start(from lane: Lane) -> Started? {
         guard let credential = nextCredential(in: lane), let delivery = shares[credential]!.popFirst(lane) else { return nil }
         shares[credential]!.running += 1
-        switch lane {
-        case .urgent:
+        if lane.isUrgent {
             runningUrgent += 1
             waitingUrgent -= 1
-        case .bulk:
+        } else {
             runningBulk += 1
             waitingBulk -= 1
         }
@@ -100,10 +99,7 @@ struct LaneQueue: Sendable {
 
     /// A job the intake started ended: its slot is free.
     mutating func finished(_ started: Started) {
-        switch started.lane {
-        case .urgent: runningUrgent -= 1
-        case .bulk: runningBulk -= 1
-        }
+        if started.lane.isUrgent { runningUrgent -= 1 } else { runningBulk -= 1 }
         shares[started.credential]?.running -= 1
         if shares[started.credential]?.isIdle == true { shares[started.credential] = nil }
         assert(runningUrgent >= 0 && runningBulk >= 0, "a job ended twice")

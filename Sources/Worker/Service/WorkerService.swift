@@ -180,12 +180,13 @@ public final class WorkerService: Service {
     }
 
     /// The queues this worker takes jobs from: the urgent lane's with its own prefetch, then the bulk
-    /// lane's (partitions share `worker.prefetch`).
+    /// lane's (partitions share `worker.prefetch`), then each team lane's with its own.
     var consumedQueues: [AMQPConsumedQueue] {
         let topology = settings.topology
-        let bulk = AMQPConsumedQueue.equalShares(of: UInt16(settings.worker.prefetch), among: topology.jobsQueueNames)
-        guard let urgent = topology.urgentQueue else { return bulk }
-        return [AMQPConsumedQueue(name: urgent, prefetch: UInt16(settings.worker.urgentPrefetch))] + bulk
+        var queues = AMQPConsumedQueue.equalShares(of: UInt16(settings.worker.prefetch), among: topology.jobsQueueNames)
+        if let urgent = topology.urgentQueue { queues.insert(AMQPConsumedQueue(name: urgent, prefetch: UInt16(settings.worker.urgentPrefetch)), at: 0) }
+        queues += topology.teamLanes.map { AMQPConsumedQueue(name: $0.queue, prefetch: UInt16($0.prefetch ?? settings.worker.prefetch)) }
+        return queues
     }
 
     /// Processes every delivery as ``intake`` starts them (urgent first, at most

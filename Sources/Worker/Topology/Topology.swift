@@ -7,8 +7,8 @@ public import WorkerConfiguration
 ///   `x-overflow: reject-publish`) to the dead exchange, with a delivery limit against crash loops;
 ///   with `partitions` N > 1, the direct exchange → an `x-random` exchange → N such queues, whose
 ///   leaders RabbitMQ places on the least-loaded nodes;
-/// - the urgent lane (unless `urgent_queue` is null): the jobs exchange → a quorum queue of its own
-///   under the urgent routing key, with retry tiers of its own that hand jobs back to it;
+/// - the urgent lane (unless `urgent_queue` is null) and each team lane: the jobs exchange → a quorum
+///   queue of its own under the lane's routing key, with retry tiers of its own that hand jobs back to it;
 /// - retries: direct exchange → one quorum queue per tier whose TTL dead-letters (at-least-once) back to
 ///   the jobs queue only: a classic queue would be gone while its node is down, and every retry with it;
 /// - dead letters: fanout exchange → queue;
@@ -45,6 +45,7 @@ public struct Topology: Sendable {
         if let urgent = settings.urgentQueue {
             queues.append(AMQPQueueDeclaration(name: urgent, arguments: jobsQueueArguments(balanced: true)))
         }
+        queues += settings.teamLanes.map { AMQPQueueDeclaration(name: $0.queue, arguments: jobsQueueArguments(balanced: true)) }
         queues += keptQueues
         queues += retryQueues
         return queues
@@ -102,6 +103,9 @@ public struct Topology: Sendable {
         }
         if let urgent = settings.urgentQueue {
             bindings.append(AMQPBindingDeclaration(queue: urgent, exchange: settings.jobsExchange, routingKey: settings.urgentRoutingKey))
+        }
+        for team in settings.teamLanes {
+            bindings.append(AMQPBindingDeclaration(queue: team.queue, exchange: settings.jobsExchange, routingKey: team.name))
         }
         bindings.append(AMQPBindingDeclaration(queue: settings.deadQueue, exchange: settings.deadExchange, routingKey: ""))
         for (lane, tier) in settings.retryTiersByLane {

@@ -7,6 +7,7 @@ extension TopologySection {
         section.jobsQueue = reader.value("jobs_queue", default: section.jobsQueue, Parse.string)
         section.urgentQueue = reader.optional("urgent_queue", default: section.urgentQueue, Parse.string)
         section.urgentRoutingKey = reader.value("urgent_routing_key", default: section.urgentRoutingKey, Parse.anyString)
+        section.teamLanes = TeamLane.decodeList(reader.node("team_lanes"), path: reader.childPath("team_lanes"), jobsQueue: section.jobsQueue, log: log)
         section.partitions = reader.value("partitions", default: section.partitions, Parse.int(1...64))
         section.deliveryLimit = reader.value("delivery_limit", default: section.deliveryLimit, Parse.int(1...1_000_000))
         section.retryExchange = reader.value("retry_exchange", default: section.retryExchange, Parse.string)
@@ -21,15 +22,30 @@ extension TopologySection {
         return section
     }
 
-    /// The urgent lane must be a queue and a routing key of its own: with the bulk lane's key, every
-    /// job would be routed to both queues and pushed twice.
+    /// Every lane must be a queue and a routing key of its own: with another lane's key, every job would
+    /// be routed to both queues and pushed twice.
     private static func checkLanes(_ section: TopologySection, path: String, log: ProblemLog) {
-        guard let urgent = section.urgentQueue else { return }
-        if section.urgentRoutingKey == section.jobsRoutingKey {
-            log.report(KeyPath.child(path, "urgent_routing_key"), "must differ from jobs_routing_key (\"\(section.jobsRoutingKey)\"): every job would go to both lanes and be pushed twice")
+        if let urgent = section.urgentQueue {
+            if section.urgentRoutingKey == section.jobsRoutingKey {
+                log.report(KeyPath.child(path, "urgent_routing_key"), "must differ from jobs_routing_key (\"\(section.jobsRoutingKey)\"): every job would go to both lanes and be pushed twice")
+            }
+            if section.jobsQueueNames.contains(urgent) || section.retryQueueNames.contains(urgent) {
+                log.report(KeyPath.child(path, "urgent_queue"), "must be a queue of its own, not \"\(urgent)\", which the bulk lane or a retry tier uses")
+            }
         }
-        if section.jobsQueueNames.contains(urgent) || section.retryQueueNames.contains(urgent) {
-            log.report(KeyPath.child(path, "urgent_queue"), "must be a queue of its own, not \"\(urgent)\", which the bulk lane or a retry tier uses")
+        var keys = Set([section.jobsRoutingKey, "urgent"] + (section.urgentQueue == nil ? [] : [section.urgentRoutingKey]))
+        var queues = Set(section.jobsQueueNames + section.retryQueueNames + [section.deadQueue, section.urgentQueue, section.resultsQueue].compactMap { $0 })
+        for (index, team) in section.teamLanes.enumerated() {
+            let teamPath = KeyPath.index(KeyPath.child(path, "team_lanes"), index)
+            if !keys.insert(team.name).inserted {
+                log.report(KeyPath.child(teamPath, "name"), "must differ from jobs_routing_key, urgent_routing_key, \"urgent\" and every other team lane's name, not \"\(team.name)\": its jobs would go to two lanes")
+            }
+            // A team's own retry tiers are among retryQueueNames; only the others' count against it.
+            let own = Set(section.retryTiers.map { section.retryQueueName(forTier: $0, lane: .team(team.name)) })
+            if queues.subtracting(own).contains(team.queue) {
+                log.report(KeyPath.child(teamPath, "queue"), "must be a queue of its own, not \"\(team.queue)\", which another lane, a retry tier, the dead letters or the results use")
+            }
+            queues.insert(team.queue)
         }
     }
 

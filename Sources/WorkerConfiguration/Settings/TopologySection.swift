@@ -17,6 +17,8 @@ public struct TopologySection: Sendable, Hashable {
     public var urgentQueue: String? = "apns.jobs.urgent"
     /// The routing key that puts a job in the urgent lane.
     public var urgentRoutingKey: String = "urgent"
+    /// Teams' own bulk lanes, each a queue of its own bound to ``jobsExchange`` under the lane's name.
+    public var teamLanes: [TeamLane] = []
     /// `x-delivery-limit` of the jobs queue: a job redelivered this often (a crash loop) is dead-lettered.
     public var deliveryLimit: Int = 20
     /// Where jobs waiting for a retry are published.
@@ -38,20 +40,23 @@ public struct TopologySection: Sendable, Hashable {
     public init() {}
 
     /// The queue of one retry tier: ``retryQueuePrefix`` plus the tier in its shortest unit (`5s`, `2m`);
-    /// the urgent lane's tiers have `urgent.` before the tier (`apns.retry.urgent.5s`), so a retried
-    /// urgent job comes back to the urgent queue.
+    /// the urgent lane's tiers have `urgent.` before the tier (`apns.retry.urgent.5s`), a team lane's its
+    /// name (`apns.retry.payments.5s`), so a retried job comes back to its lane's queue.
     public func retryQueueName(forTier tier: Duration, lane: Lane = .bulk) -> String {
         retryQueuePrefix + retryRoutingKey(forTier: tier, lane: lane)
     }
 
     /// The routing key of a retry tier on ``retryExchange``: the tier as the configuration writes it
-    /// (`5s`, `2m`), after `urgent.` for the urgent lane; also its queue's suffix.
+    /// (`5s`, `2m`), after `urgent.` for the urgent lane or `<name>.` for a team lane; also its queue's suffix.
     public func retryRoutingKey(forTier tier: Duration, lane: Lane) -> String {
-        lane == .urgent ? "urgent." + DurationText.format(tier) : DurationText.format(tier)
+        switch lane {
+        case .bulk: DurationText.format(tier)
+        case .urgent, .team: lane.name + "." + DurationText.format(tier)
+        }
     }
 
-    /// The lanes in use: bulk, and urgent unless ``urgentQueue`` is `nil`.
-    public var lanes: [Lane] { urgentQueue == nil ? [.bulk] : [.bulk, .urgent] }
+    /// The lanes in use: bulk, urgent unless ``urgentQueue`` is `nil`, and the team lanes.
+    public var lanes: [Lane] { (urgentQueue == nil ? [.bulk] : [.bulk, .urgent]) + teamLanes.map { .team($0.name) } }
 
     /// Every retry tier of every lane in use, bulk's first: one tier queue each.
     public var retryTiersByLane: [(lane: Lane, tier: Duration)] {
@@ -60,17 +65,41 @@ public struct TopologySection: Sendable, Hashable {
 
     /// The routing key that puts a job in `lane` on ``jobsExchange``.
     public func routingKey(of lane: Lane) -> String {
-        lane == .urgent ? urgentRoutingKey : jobsRoutingKey
+        switch lane {
+        case .urgent: urgentRoutingKey
+        case .bulk: jobsRoutingKey
+        case .team(let name): name
+        }
     }
 
     /// The queue a retry tier hands `lane`'s jobs back to (the bulk lane's first partition).
     public func queue(of lane: Lane) -> String {
-        lane == .urgent ? urgentQueue ?? jobsQueue : jobsQueue
+        switch lane {
+        case .urgent: urgentQueue ?? jobsQueue
+        case .bulk: jobsQueue
+        case .team(let name): teamLanes.first { $0.name == name }?.queue ?? jobsQueue
+        }
     }
 
-    /// The lane of a job delivered from queue `name`: urgent from ``urgentQueue``, else bulk.
+    /// The lane of a job delivered from queue `name`: urgent from ``urgentQueue``, a team's from its
+    /// queue, else bulk.
     public func lane(ofQueue name: String) -> Lane {
-        name == urgentQueue ? .urgent : .bulk
+        if name == urgentQueue { return .urgent }
+        if let team = teamLanes.first(where: { $0.queue == name }) { return .team(team.name) }
+        return .bulk
+    }
+
+    /// The routing key a dead letter's replay is published with, by the routing key the letter carries,
+    /// for every lane but bulk (a letter with any other key is replayed to bulk): the lane's own key (the
+    /// worker dead-letters a job under its lane's key) and its queue's name (the broker dead-letters a
+    /// job that came back from a retry tier under the queue's name) both give the lane's key.
+    public var replayRoutingKeys: [String: String] {
+        var keys: [String: String] = [:]
+        for lane in lanes where lane != .bulk {
+            keys[routingKey(of: lane)] = routingKey(of: lane)
+            keys[queue(of: lane)] = routingKey(of: lane)
+        }
+        return keys
     }
 
     /// The jobs queues the workers consume: ``jobsQueue`` and, with ``partitions`` N > 1, `<jobsQueue>.1`

@@ -15,9 +15,10 @@ extension WorkerSettings {
         return max(1, min(limit, deliveryWindow))
     }
 
-    /// Deliveries that can be here at once: `worker.prefetch`, plus `worker.urgent_prefetch` with lanes.
+    /// Deliveries that can be here at once: `worker.prefetch`, plus `worker.urgent_prefetch` with lanes,
+    /// plus each team lane's prefetch.
     public var deliveryWindow: Int {
-        worker.prefetch + (topology.urgentQueue == nil ? 0 : worker.urgentPrefetch)
+        worker.prefetch + (topology.urgentQueue == nil ? 0 : worker.urgentPrefetch) + topology.teamLanes.reduce(0) { $0 + ($1.prefetch ?? worker.prefetch) }
     }
 
     /// Job slots bulk jobs never take, so an urgent job starts at once even when bulk ones fill the

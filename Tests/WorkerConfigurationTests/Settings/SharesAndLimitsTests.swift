@@ -29,6 +29,35 @@ import WorkerConfiguration
         #expect((try? WorkerSettingsLoader.load(yaml: "topology: {urgent_queue: null, urgent_routing_key: send}\n" + Sample.credential, environment: [:])) != nil, "no urgent lane, no clash")
     }
 
+    @Test func teamLanesReadWithTheirDefaultsAndWidenTheDeliveryWindow() throws {
+        let yaml = """
+            worker: {prefetch: 200}
+            topology:
+              team_lanes:
+                - {name: payments}
+                - {name: marketing, queue: mk.jobs, prefetch: 50}
+            """ + "\n" + Sample.credential
+        let settings = try WorkerSettingsLoader.load(yaml: yaml, environment: [:])
+        #expect(settings.topology.teamLanes == [TeamLane(name: "payments", queue: "apns.jobs.payments"), TeamLane(name: "marketing", queue: "mk.jobs", prefetch: 50)])
+        #expect(settings.deliveryWindow == 200 + 100 + 200 + 50, "bulk, urgent, and each team lane's window")
+        #expect(settings.topology.lanes == [.bulk, .urgent, .team("payments"), .team("marketing")])
+    }
+
+    @Test func aTeamLaneNeedsANameAndAQueueOfItsOwn() {
+        func paths(_ lanes: String) -> [String] {
+            Sample.problems("topology:\n  team_lanes:\n" + lanes + "\n" + Sample.credential).map(\.path).sorted()
+        }
+        #expect(paths("    - {name: a.b}") == ["topology.team_lanes[0].name"], "a dot would clash with retry tiers' keys")
+        #expect(paths("    - {name: urgent}") == ["topology.team_lanes[0].name", "topology.team_lanes[0].queue"], "its key, and its default queue is the urgent lane's")
+        #expect(paths("    - {name: send}") == ["topology.team_lanes[0].name"], "the bulk lane's routing key")
+        #expect(paths("    - {name: x}\n    - {name: x, queue: other}") == ["topology.team_lanes[1].name"])
+        #expect(paths("    - {name: x, queue: apns.dead}") == ["topology.team_lanes[0].queue"])
+        #expect(paths("    - {name: x, queue: apns.retry.5s}") == ["topology.team_lanes[0].queue"])
+        #expect(paths("    - {name: x}\n    - {name: y, queue: apns.jobs.x}") == ["topology.team_lanes[1].queue"])
+        #expect(paths("    - {queue: q}") == ["topology.team_lanes[0].name"])
+        #expect(paths("    - {name: x, prefetch: 0}") == ["topology.team_lanes[0].prefetch"])
+    }
+
     @Test func outOfRangeIsAProblemAtItsKey() {
         let yaml = """
             worker: {fleet_size: 0}

@@ -96,15 +96,20 @@ struct DeadLetterSweepTests {
         await harness.tearDown()
     }
 
-    @Test("replay puts a letter back in the lane it left: urgent by the urgent routing key or the urgent queue's name, bulk otherwise")
+    @Test("replay puts a letter back in the lane it left: urgent or a team's by the lane's routing key or its queue's name, bulk otherwise")
     func replayKeepsTheLane() async throws {
-        let harness = try await WorkerHarness.make()
+        let harness = try await WorkerHarness.make(setup: { $0.topology.teamLanes = [TeamLane(name: "payments", queue: $0.topology.jobsQueue + ".payments")] })
         let topology = harness.settings.topology
+        let team = topology.teamLanes[0]
         let client = try await FaultRun.client(of: harness, name: "lanes")
         try await Topology(settings: topology).declare(on: client)
-        // As they reach the dead-letter fanout: the worker's from the urgent lane, the broker's after an
-        // urgent retry tier handed the job back under the queue's name, and a bulk one.
-        for (id, routingKey) in [("u-worker", topology.urgentRoutingKey), ("u-broker", topology.urgentQueue!), ("b", topology.jobsRoutingKey)] {
+        // As they reach the dead-letter fanout: the worker's from a lane, the broker's after a lane's
+        // retry tier handed the job back under the queue's name, and a bulk one.
+        let letters = [
+            ("u-worker", topology.urgentRoutingKey), ("u-broker", topology.urgentQueue!), ("t-worker", team.name), ("t-broker", team.queue),
+            ("b", topology.jobsRoutingKey),
+        ]
+        for (id, routingKey) in letters {
             var properties = AMQPProperties(persistent: true)
             properties.messageID = id
             let outcome = try await client.publish(exchange: topology.deadExchange, routingKey: routingKey, message: AMQPMessage(body: JobFactory.alert(id: id), properties: properties), mandatory: true)
@@ -112,13 +117,14 @@ struct DeadLetterSweepTests {
         }
         let sweep = DeadLetterSweep(
             queue: topology.deadQueue, jobsExchange: topology.jobsExchange, jobsRoutingKey: topology.jobsRoutingKey,
-            urgentRoutingKey: topology.urgentRoutingKey, urgentQueue: topology.urgentQueue, plan: DeadLetterSweep.Plan(action: .replay)
+            replayRoutingKeys: topology.replayRoutingKeys, plan: DeadLetterSweep.Plan(action: .replay)
         )
         let amqp = try await FaultRun.client(of: harness, name: "sweep")
         let report = try await sweep.run(on: amqp, each: { _, _, _ in })
         await amqp.close()
-        #expect(report[.replayed] == 3)
+        #expect(report[.replayed] == 5)
         #expect(try await harness.drain(topology.urgentQueue!, count: 2, idle: .seconds(3)).map(\.properties.messageID) == ["u-worker", "u-broker"])
+        #expect(try await harness.drain(team.queue, count: 2, idle: .seconds(3)).map(\.properties.messageID) == ["t-worker", "t-broker"])
         #expect(try await harness.drain(topology.jobsQueue, count: 1, idle: .seconds(3)).map(\.properties.messageID) == ["b"])
         await client.close()
         await harness.tearDown()

@@ -12,14 +12,14 @@ extension FaultCatalog {
     @Sendable static func killNine() -> FaultScenario {
         var scenario = FaultScenario(
             name: "kill-9",
-            summary: "3,000 jobs, every fourth in the urgent lane; at 600 accepted pushes the worker gets SIGKILL, and a new worker process finishes the backlog. "
-                + "Duplicate results and pushes stay within one window of the two lanes (prefetch 200 + urgent prefetch 100).",
+            summary: "3,000 jobs, every fourth in the urgent lane and the one after it in a team lane; at 600 accepted pushes the worker gets SIGKILL, and a new worker process finishes the backlog. "
+                + "Duplicate results and pushes stay within one window of the three lanes (prefetch 200 + urgent prefetch 100 + the team lane's 100).",
             jobs: FaultJob.mixingLanes(FaultJob.alerts("kill", count: 3000), everyNth: 4)
         )
         scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
-        scenario.maximumDuplicateResults = 300
-        scenario.maximumDuplicateAPNsIDs = 300
-        scenario.maximumRequests = { $0.scenario.jobs.count + 300 }
+        scenario.maximumDuplicateResults = 400
+        scenario.maximumDuplicateAPNsIDs = 400
+        scenario.maximumRequests = { $0.scenario.jobs.count + 400 }
         scenario.action = { run in
             try await run.waitForAccepted(600)
             await run.worker.kill()

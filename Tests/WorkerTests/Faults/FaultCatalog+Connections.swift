@@ -12,7 +12,7 @@ extension FaultCatalog {
     @Sendable static func goAway() -> FaultScenario {
         var scenario = FaultScenario(
             name: "goaway",
-            summary: "1,000 jobs, every fourth in the urgent lane; the mock sends GOAWAY after every 100 streams on a connection. What APNs did not process is re-sent on another connection, transparently: no duplicate, and no attempt counted for it (APNs requests = attempts). "
+            summary: "1,000 jobs, every fourth in the urgent lane and the one after it in a team lane; the mock sends GOAWAY after every 100 streams on a connection. What APNs did not process is re-sent on another connection, transparently: no duplicate, and no attempt counted for it (APNs requests = attempts). "
                 + "Under load, two connections draining at once can make a burst wait too long for a stream, which shows the known issue below.",
             jobs: FaultJob.mixingLanes(FaultJob.alerts("goaway", count: 1000), everyNth: 4)
         )

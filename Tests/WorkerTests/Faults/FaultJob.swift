@@ -1,5 +1,6 @@
 import Foundation
 @testable import Worker
+import WorkerConfiguration
 
 /// One job of a scenario and how it may end.
 struct FaultJob: Sendable {
@@ -28,8 +29,8 @@ struct FaultJob: Sendable {
     /// A case of `hostile_publish.py`: the job carries AMQP properties this project's client refuses
     /// to write (bytes that are not UTF-8, keys over 255 bytes...), so pika publishes it instead.
     var amqpCase: String? = nil
-    /// Published to the urgent lane instead of the bulk one.
-    var urgent = false
+    /// The lane it is published to.
+    var lane = Lane.bulk
 
     init(id: String, body: [UInt8], outcomes: [Outcome], deadLetters: Bool = false, amqpCase: String? = nil) {
         self.id = id
@@ -39,11 +40,15 @@ struct FaultJob: Sendable {
         self.amqpCase = amqpCase
     }
 
-    /// `jobs` with every `nth` one in the urgent lane: a scenario's faults then hit both lanes at once.
+    /// The team lane of scenarios that mix lanes (``mixingLanes(_:everyNth:)``), with a window of 100.
+    static let teamLane = TeamLane(name: "faults", queue: "", prefetch: 100)
+
+    /// `jobs` with every `nth` one in the urgent lane and the one after it in the team lane
+    /// ``teamLane``: a scenario's faults then hit every kind of lane at once.
     static func mixingLanes(_ jobs: [FaultJob], everyNth nth: Int) -> [FaultJob] {
         jobs.enumerated().map { index, job in
             var job = job
-            job.urgent = index % nth == 0
+            job.lane = index % nth == 0 ? .urgent : index % nth == 1 ? .team(teamLane.name) : .bulk
             return job
         }
     }

@@ -108,10 +108,10 @@ struct FaultRun: Sendable {
 
     /// Publishes bodies to the jobs exchange, mandatory and confirmed, each with a `published-at` header
     /// so results' `latency_ms` counts from here across every retry.
-    func publish(_ bodies: [[UInt8]], headers: [String: AMQPFieldValue] = [:], urgent: Bool = false) async throws {
+    func publish(_ bodies: [[UInt8]], headers: [String: AMQPFieldValue] = [:], lane: Lane = .bulk) async throws {
         let producer = try await client("producer")
         let exchange = settings.topology.jobsExchange
-        let key = settings.topology.routingKey(of: urgent ? .urgent : .bulk)
+        let key = settings.topology.routingKey(of: lane)
         try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             for (index, body) in bodies.enumerated() {
                 if index >= 200, let outcome = try await group.next(), outcome != .confirmed { throw HarnessError("job not confirmed: \(outcome)") }

@@ -24,6 +24,11 @@ enum FaultRunner {
             settings.metrics.port = metricsPort
             settings.amqp.connectionName = "fault-worker-\(UUID().uuidString.prefix(8).lowercased())"
             if scenario.cluster { settings.amqp.urls = TestCluster.urls }
+            if scenario.jobs.contains(where: { $0.lane == .team(FaultJob.teamLane.name) }) {
+                var team = FaultJob.teamLane
+                team.queue = settings.topology.jobsQueue + "." + team.name
+                settings.topology.teamLanes = [team]
+            }
             scenario.settings(&settings)
         }
         if scenario.cluster { harness.harnessURLs = [TestCluster.url(3)] }
@@ -88,13 +93,14 @@ enum FaultRunner {
     }
 
     /// The jobs in order; those with an ``FaultJob/amqpCase`` go through `hostile_publish.py` (pika) at
-    /// their place in the list, so they end up among the others in the queue. Urgent jobs go after the
-    /// bulk ones, to their own queue (overtaking them is what their lane is for).
+    /// their place in the list, so they end up among the others in the queue. Jobs of other lanes go
+    /// after the bulk ones, each lane to its own queue (overtaking them is what their lanes are for).
     private static func publishJobs(of run: FaultRun) async throws {
-        let urgent = run.scenario.jobs.filter(\.urgent)
-        if !urgent.isEmpty {
-            try await run.publish(run.scenario.jobs.filter { !$0.urgent }.map(\.body))
-            try await run.publish(urgent.map(\.body), urgent: true)
+        if run.scenario.jobs.contains(where: { $0.lane != .bulk }) {
+            for lane in [Lane.bulk, .team(FaultJob.teamLane.name), .urgent] {
+                let bodies = run.scenario.jobs.filter { $0.lane == lane }.map(\.body)
+                if !bodies.isEmpty { try await run.publish(bodies, lane: lane) }
+            }
             return
         }
         var pending: [FaultJob] = []

@@ -101,4 +101,60 @@ struct LaneFlowTests {
         let slowBefore = order[..<lastQuick].count { $0.hasPrefix("one-") }
         #expect(slowBefore < 24, "team-two's last job was answered after \(slowBefore) of team-one's")
     }
+
+    @Test("a team lane's jobs do not wait behind another team's backlog in the bulk queue")
+    func teamLaneSkipsAnotherTeamsBacklog() async throws {
+        // team-one (com.example.app) has 200 jobs queued in the bulk queue and answers in 500 ms, 8 at
+        // a time (its prefetch): 12 s of backlog. team-two's 20 jobs published to its own lane after
+        // that reach the worker at once, in their own window, and take the slots team-one frees
+        // (shares). In the bulk queue they would wait for all 200 (the bulk lane's order at the broker).
+        let harness = try await WorkerHarness.make(mockSetup: { $0.faults.topicLatency = ["com.example.app": .fixed(milliseconds: 500)] }) {
+            $0.worker.prefetch = 8
+            $0.worker.maxConcurrentJobs = 12
+            $0.topology.teamLanes = [TeamLane(name: "two", queue: $0.topology.jobsQueue + ".two")]
+        }
+        let team = Lane.team("two")
+        let slowIDs = (0..<200).map { "one-\($0)" }
+        let quickIDs = (0..<20).map { "two-\($0)" }
+        try await harness.publish(slowIDs.map { JobFactory.alert(id: $0) })
+        let collector = try await QueueCollector.start(harness, queue: harness.settings.topology.resultsQueue!, name: "\(harness.prefix)results")
+        let worker = try await harness.startWorker()
+        defer { Task { try? await worker.stop() } }
+        try await Condition.wait("team-one's jobs hold the bulk slots") { harness.mock.server.recorder.snapshot.requests >= 8 }
+        try await harness.publish(quickIDs.map { JobFactory.alert(id: $0, topic: "com.example.other") }, lane: team)
+        try await Condition.wait("team-two's jobs answered", timeout: .seconds(60)) {
+            collector.messages.compactMap { try? JobResult.decode($0.body) }.count { $0.id?.hasPrefix("two-") == true } == quickIDs.count
+        }
+        try await worker.stop()
+        await collector.stop()
+
+        let order = try collector.messages.map { try JobResult.decode($0.body) }.compactMap(\.id)
+        let lastQuick = try #require(order.lastIndex { $0.hasPrefix("two-") })
+        let slowBefore = order[..<lastQuick].count { $0.hasPrefix("one-") }
+        // Team-two's 20 jobs need about two of team-one's rounds of 8 on a quiet machine; 100 is half the
+        // backlog they would otherwise wait for.
+        #expect(slowBefore < 100, "team-two's last job was answered after \(slowBefore) of team-one's")
+        await harness.tearDown()
+    }
+
+    @Test("a team lane's job retried after a 503 waits in the lane's own tier, not bulk's")
+    func teamRetryStaysInTheLane() async throws {
+        let harness = try await WorkerHarness.make(mockSetup: {
+            $0.faults.forcedReason = "ServiceUnavailable"
+            $0.faults.forcedReasonCount = 1000
+        }) {
+            $0.topology.retryTiers = [.seconds(30)]
+            $0.topology.teamLanes = [TeamLane(name: "two", queue: $0.topology.jobsQueue + ".two")]
+        }
+        let worker = try await harness.startWorker()
+        defer { Task { try? await worker.stop() } }
+        try await harness.publish([JobFactory.alert(id: "team-retry", topic: "com.example.other")], lane: .team("two"))
+        let prefix = harness.settings.topology.retryQueuePrefix
+        let copies = try await harness.drain(prefix + "two.30s", count: 1)
+        try await worker.stop()
+        #expect(copies.count == 1)
+        #expect(copies.first?.properties.headers[RetryHeaders.attempts] == .int(1))
+        #expect(try await harness.drain(prefix + "30s", count: 1, idle: .milliseconds(500)).isEmpty, "nothing in bulk's tier")
+        await harness.tearDown()
+    }
 }

@@ -70,6 +70,7 @@ extension WorkerHarness {
             "  jobs_exchange: \(settings.topology.jobsExchange)",
             "  jobs_queue: \(settings.topology.jobsQueue)",
             "  urgent_queue: \(settings.topology.urgentQueue ?? "null")",
+            "  team_lanes: [\(settings.topology.teamLanes.map { "{name: \($0.name), queue: \($0.queue), prefetch: \($0.prefetch.map(String.init) ?? "null")}" }.joined(separator: ", "))]",
             "  partitions: \(settings.topology.partitions)",
             "  retry_exchange: \(settings.topology.retryExchange)",
             "  retry_queue_prefix: \(settings.topology.retryQueuePrefix)",

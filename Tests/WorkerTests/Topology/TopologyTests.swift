@@ -51,6 +51,23 @@ struct TopologyTests {
         #expect(!before.queues.contains { $0.name.contains("urgent") } && !before.bindings.contains { $0.routingKey.contains("urgent") }, "lanes off: the topology as before them")
     }
 
+    @Test("a team lane is a queue of its own under its name, with retry tiers that hand its jobs back to it")
+    func teamLane() {
+        var settings = TopologySection()
+        settings.teamLanes = [TeamLane(name: "payments", queue: "apns.jobs.payments")]
+        let topology = Topology(settings: settings)
+        let queue = topology.queues.first { $0.name == "apns.jobs.payments" }
+        #expect(queue?.arguments["x-queue-type"] == .string("quorum") && queue?.arguments["x-delivery-limit"] == .int(20))
+        #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.jobs.payments", exchange: "apns.jobs", routingKey: "payments")))
+        let tiers = topology.queues.filter { $0.name.hasPrefix("apns.retry.payments.") }
+        #expect(tiers.map(\.name) == ["apns.retry.payments.5s", "apns.retry.payments.30s", "apns.retry.payments.2m", "apns.retry.payments.10m"])
+        #expect(tiers.allSatisfy { $0.arguments["x-dead-letter-routing-key"] == .string("apns.jobs.payments") })
+        #expect(topology.bindings.contains(AMQPBindingDeclaration(queue: "apns.retry.payments.30s", exchange: "apns.retry", routingKey: "payments.30s")))
+        #expect(settings.lane(ofQueue: "apns.jobs.payments") == .team("payments"))
+        #expect(settings.lane(ofQueue: "apns.jobs") == .bulk)
+        #expect(settings.replayRoutingKeys == ["urgent": "urgent", "apns.jobs.urgent": "urgent", "payments": "payments", "apns.jobs.payments": "payments"])
+    }
+
     @Test("config/rabbitmq/definitions.json is what the worker declares (regenerate: apns-worker declare --print-definitions --config config/worker.local.yaml)")
     func committedDefinitions() throws {
         let committed = try Data(contentsOf: Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/rabbitmq/definitions.json"))
