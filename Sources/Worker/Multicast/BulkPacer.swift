@@ -12,8 +12,9 @@
 struct BulkPacer: Sendable {
     /// The most: every permit (``SendPermits/capacity``).
     let ceiling: Int
-    /// The least, whatever the lateness: a fortieth of the ceiling (50 of 2,000), so bulk work never
-    /// stops; lateness from elsewhere (a busy host) cannot push it lower.
+    /// The least, whatever the lateness: a fortieth of the ceiling (50 of 2,000), and never fewer than
+    /// 16 (all of a smaller ceiling, which paces nothing: so few requests queue no time to speak of).
+    /// Bulk work never stops; lateness from elsewhere (a busy host) cannot push it lower.
     let floor: Int
     private(set) var limit: Int
 
@@ -24,7 +25,7 @@ struct BulkPacer: Sendable {
     /// Starts at the floor: a burst of bulk work grows into what it can use.
     init(ceiling: Int) {
         self.ceiling = max(1, ceiling)
-        floor = max(1, ceiling / 40)
+        floor = min(self.ceiling, max(16, ceiling / 40))
         limit = floor
     }
 

@@ -112,7 +112,7 @@ extension JobProcessor {
         let apnsID = APNsID.derived(fromJobID: run.jobID, token: token)
         let request = run.template.addressed(to: token, apnsID: apnsID)
         let urgent = run.pending.context.isUrgent
-        if !rateLimits.isEmpty, !(await waitForRate(run.pending.credentialName, topic: request.topic, urgent: urgent)) {
+        if !rateLimits.isEmpty, !(await waitForRate(run.pending.credentialName, topic: request.topic, urgent: urgent, holdingPermit: !urgent)) {
             return TokenAnswer(token: token, apnsID: apnsID, outcome: .failure(Self.rateWaitCancelled))
         }
         let outcome = await Result(sending: { try await sender.send(request, credential: run.pending.credential, endpoint: run.pending.endpoint, urgent: urgent) })

@@ -197,24 +197,35 @@ public final class JobProcessor: Sendable {
 
     /// Waits until `credential`'s and `topic`'s rate limits let one more request go (an urgent one
     /// goes at once). False when the wait was cancelled (the shutdown timeout): the request must not
-    /// go then, ahead of its moment, and nothing was sent.
-    func waitForRate(_ credential: String, topic: String, urgent: Bool) async -> Bool {
+    /// go then, ahead of its moment, and nothing was sent. `holdingPermit`: the caller is a bulk
+    /// multicast lane, which gives its permit back while it waits and takes one again after.
+    func waitForRate(_ credential: String, topic: String, urgent: Bool, holdingPermit: Bool = false) async -> Bool {
         let topicWait = rateLimits.reserveTopic(topic, of: credential, urgent: urgent, now: .now)
-        guard await sleep(topicWait, credential: credential) else { return false }
-        return await sleep(rateLimits.reserveCredential(credential, urgent: urgent, now: .now), credential: credential)
+        guard await sleep(topicWait, credential: credential, holdingPermit: holdingPermit) else { return false }
+        return await sleep(rateLimits.reserveCredential(credential, urgent: urgent, now: .now), credential: credential, holdingPermit: holdingPermit)
     }
 
     /// A rate wait, counted when there is one; false when cancelled.
-    private func sleep(_ wait: Duration, credential: String) async -> Bool {
+    ///
+    /// A multicast lane's permit stands for a request in flight. One that only waits for its moment
+    /// lends it meanwhile: otherwise a rate-limited team's large jobs would hold every permit asleep
+    /// while other teams' multicast jobs waited for one. Taken back under a key of the wait's own, so
+    /// a withdrawal of the job's waits (its last token taken) cannot cancel it: this lane holds a token.
+    private func sleep(_ wait: Duration, credential: String, holdingPermit: Bool) async -> Bool {
         guard wait > .zero else { return true }
         metrics.rateLimited(credential)
-        do {
-            try await Task.sleep(for: wait)
-            return true
-        } catch {
-            return false
+        if holdingPermit { permits.release(urgent: false) }
+        let slept = (try? await Task.sleep(for: wait)) != nil
+        if holdingPermit {
+            let key = PermitLoan()
+            _ = await permits.acquire(for: ObjectIdentifier(key), while: { true })
+            withExtendedLifetime(key) {}
         }
+        return slept
     }
+
+    /// The key of a permit taken back after a rate wait (``sleep(_:credential:holdingPermit:)``).
+    private final class PermitLoan: Sendable {}
 
     /// A send given up while it waited for its rate limit: not processed, so no attempt is counted.
     static let rateWaitCancelled = APNsSendError(.shutdown, .notProcessed, "cancelled while waiting for the credential's rate limit")

@@ -33,13 +33,14 @@ struct BulkPacerTests {
         #expect(pacer.limit == 50)
     }
 
-    @Test("a ceiling of a few permits still paces: a floor of one, steps of one")
+    @Test("a small ceiling has a floor of 16: at 16 permits or fewer nothing is paced")
     func small() {
-        var pacer = BulkPacer(ceiling: 3)
-        #expect(pacer.limit == 1)
-        #expect(pacer.windowEnded(lateness: .zero, saturated: true) == 2)
-        #expect(pacer.windowEnded(lateness: .zero, saturated: true) == 3)
-        #expect(pacer.windowEnded(lateness: .zero, saturated: true) == 3)
-        #expect(pacer.windowEnded(lateness: .milliseconds(5), saturated: true) == 1)
+        var few = BulkPacer(ceiling: 8)
+        #expect(few.limit == 8)
+        #expect(few.windowEnded(lateness: .milliseconds(5), saturated: true) == 8)
+        var some = BulkPacer(ceiling: 100)
+        #expect(some.floor == 16)
+        #expect(some.windowEnded(lateness: .zero, saturated: true) == 20)
+        #expect(some.windowEnded(lateness: .milliseconds(5), saturated: true) == 16)
     }
 }
