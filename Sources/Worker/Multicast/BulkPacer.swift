@@ -1,4 +1,4 @@
-/// How many permits bulk multicast lanes may hold (``SendPermits/setBulkLimit(_:)``): raised while the
+/// How many permits bulk multicast senders may hold (``SendPermits/setBulkLimit(_:)``): raised while the
 /// worker keeps up with them, cut when its threads fall behind.
 ///
 /// A request in flight that APNs could not have answered yet only waits in the worker: for a thread,
@@ -6,7 +6,7 @@
 /// 200,000 notifications as fast as 2,000 did, for less CPU per notification, while 2,000 made an
 /// urgent job's p99 five times longer. How many a path needs depends on its round trip, which the
 /// worker cannot tell apart from the time APNs takes; what it can tell is its own lateness: how late
-/// a short sleep wakes up. So the limit grows while wake-ups are on time and the lanes use all of it,
+/// a short sleep wakes up. So the limit grows while wake-ups are on time and the senders use all of it,
 /// and shrinks by half when they come late: the increase is multiplicative (a quarter per window),
 /// so a path with a long round trip reaches the ceiling within a second or two.
 struct BulkPacer: Sendable {
@@ -29,7 +29,7 @@ struct BulkPacer: Sendable {
         limit = floor
     }
 
-    /// One window's measurements: the latest wake-up in it, and whether bulk lanes wanted more permits
+    /// One window's measurements: the latest wake-up in it, and whether bulk senders wanted more permits
     /// than the limit at some point. Returns the limit from now on.
     mutating func windowEnded(lateness: Duration, saturated: Bool) -> Int {
         if lateness > Self.tolerance {

@@ -1,7 +1,7 @@
 /// Runs ``BulkPacer`` for `permits`: measures how late 10 ms sleeps wake up, ten to a window, while
-/// bulk multicast lanes hold permits, and sets the bulk limit after each window. Idle (no bulk lane
+/// bulk multicast senders hold permits, and sets the bulk limit after each window. Idle (no bulk sender
 /// holds a permit or waits), it looks once per window and measures nothing. Returns when cancelled.
-func paceBulkLanes(of permits: SendPermits, onLimit: @Sendable (Int) -> Void) async {
+func paceBulkSenders(of permits: SendPermits, onLimit: @Sendable (Int) -> Void) async {
     var pacer = BulkPacer(ceiling: permits.capacity)
     permits.setBulkLimit(pacer.limit)
     onLimit(pacer.limit)

@@ -19,24 +19,24 @@ extension JobProcessor {
 
     /// Sends every token of `pending`'s job and returns what to publish.
     ///
-    /// The tokens are sent by lanes: tasks that each hold one of the worker-wide ``permits`` and send
-    /// the job's next token, one after another, until none is left. This loop starts a lane each time
-    /// it gets a permit, up to ``multicastLanes``, so all multicast jobs together keep no more requests
+    /// The tokens are sent by senders: tasks that each hold one of the worker-wide ``permits`` and send
+    /// the job's next token, one after another, until none is left. This loop starts a sender each time
+    /// it gets a permit, up to ``multicastSenders``, so all multicast jobs together keep no more requests
     /// in flight than there are permits, jobs waiting for permits take turns, and a job costs a task
-    /// per lane rather than per token (with a task and a permit hand-off per token, the worker spent
-    /// 26.9 µs of CPU per notification at 100 tokens a job; with lanes, 20.3). Tokens not sent because
+    /// per sender rather than per token (with a task and a permit hand-off per token, the worker spent
+    /// 26.9 µs of CPU per notification at 100 tokens a job; with senders, 20.3). Tokens not sent because
     /// the credential got paused or the worker is draining go to the retry copy without counting an
     /// attempt; after the job's deadline, they expire.
     func sendMulticast(_ pending: PendingSend, _ multicast: Multicast) async -> [Publication] {
         let run = MulticastRun(pending: pending, tokens: multicast.tokens, tally: startTally(multicast))
-        let lanes = min(multicast.tokens.count, multicastLanes)
+        let senders = min(multicast.tokens.count, multicastSenders)
         await withDiscardingTaskGroup { group in
-            for _ in 0..<lanes {
-                // Withdrawn (false) once the lanes took every token: the job finishes without waiting its turn.
+            for _ in 0..<senders {
+                // Withdrawn (false) once the senders took every token: the job finishes without waiting its turn.
                 guard await permits.acquire(for: ObjectIdentifier(run), urgent: run.pending.context.isUrgent, while: { run.hasTokensLeft }) else { break }
                 metrics.multicastInFlight.record(permits.inUse)
                 group.addTask {
-                    if await self.lane(run) { self.permits.release(urgent: run.pending.context.isUrgent) }
+                    if await self.sender(run) { self.permits.release(urgent: run.pending.context.isUrgent) }
                     self.metrics.multicastInFlight.record(self.permits.inUse)
                 }
             }
@@ -45,9 +45,9 @@ extension JobProcessor {
     }
 
     /// Sends `run`'s next token until none is left, or sets the rest aside once sending must stop.
-    /// A bulk lane gives its permit back between tokens while bulk lanes hold more than pacing allows
-    /// (``SendPermits/keep(for:while:)``). True when it ends holding its permit.
-    private func lane(_ run: MulticastRun) async -> Bool {
+    /// A bulk sender gives its permit back between tokens while bulk senders hold more than pacing
+    /// allows (``SendPermits/keep(for:while:)``). True when it ends holding its permit.
+    private func sender(_ run: MulticastRun) async -> Bool {
         let urgent = run.pending.context.isUrgent
         while let (index, token) = run.take() {
             if !run.stopped.load(ordering: .relaxed), let reason = stopReason(run, at: index) {

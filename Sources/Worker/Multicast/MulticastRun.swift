@@ -2,7 +2,7 @@ import APNsCore
 import NIOConcurrencyHelpers
 import Synchronization
 
-/// One pass over a multicast job's tokens, shared by the lanes sending them.
+/// One pass over a multicast job's tokens, shared by the senders sending them.
 final class MulticastRun: Sendable {
     let pending: PendingSend
     /// The job's request and id, read out of the job once: every token's request is the template
@@ -26,7 +26,7 @@ final class MulticastRun: Sendable {
         self.tally = NIOLockedValueBox(tally)
     }
 
-    /// The next token and its position, each exactly once across the lanes; nil when all are taken.
+    /// The next token and its position, each exactly once across the senders; nil when all are taken.
     func take() -> (Int, DeviceToken)? {
         let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
         return index < tokens.count ? (index, tokens[index]) : nil

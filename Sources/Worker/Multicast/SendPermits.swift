@@ -4,11 +4,11 @@ import Synchronization
 /// Requests the worker's multicast jobs may have at APNs at once, handed out first come, first served,
 /// urgent jobs' before the others, with bulk jobs' held to a limit that pacing moves (``BulkPacer``).
 ///
-/// A multicast job's lanes each hold a permit while they send its tokens, so all multicast jobs together
+/// A multicast job's senders each hold a permit while they send its tokens, so all multicast jobs together
 /// keep no more requests in flight than the permits, and a 10,000-token job waits its turn instead of
 /// queueing thousands of requests in front of everyone else's. Waiters are the jobs' fan-out loops and
-/// lanes that gave their permit back (``keep(for:while:)``), named by their job's key so that a job whose
-/// lanes ran out of tokens can stop waiting (``withdraw(_:)``) instead of holding its job slot until its
+/// senders that gave their permit back (``keep(for:while:)``), named by their job's key so that a job whose
+/// senders ran out of tokens can stop waiting (``withdraw(_:)``) instead of holding its job slot until its
 /// turn comes.
 final class SendPermits: Sendable {
     private struct Waiter {
@@ -20,7 +20,7 @@ final class SendPermits: Sendable {
         var urgentInUse = 0
         var bulkInUse = 0
         var bulkLimit: Int
-        /// Urgent jobs' lanes wait here, served before every lane of ``bulk``.
+        /// Urgent jobs' senders wait here, served before every sender of ``bulk``.
         var urgent = FIFO<Waiter>()
         var bulk = FIFO<Waiter>()
 
@@ -41,8 +41,8 @@ final class SendPermits: Sendable {
 
     let capacity: Int
     private let state: NIOLockedValueBox<State>
-    /// Whether bulk lanes hold more permits than their limit now: read by every bulk lane before each
-    /// token without the lock, so a lowered limit takes effect within one request per lane.
+    /// Whether bulk senders hold more permits than their limit now: read by every bulk sender before each
+    /// token without the lock, so a lowered limit takes effect within one request per sender.
     private let bulkOverLimit = Atomic(false)
 
     init(capacity: Int) {
@@ -57,7 +57,7 @@ final class SendPermits: Sendable {
     /// Callers waiting for a permit right now (a withdrawn wait no longer counts).
     var waiting: Int { state.withLockedValue { $0.urgent.count + $0.bulk.count } }
 
-    /// The permits bulk lanes may hold now (``setBulkLimit(_:)``), and whether bulk lanes wanted more
+    /// The permits bulk senders may hold now (``setBulkLimit(_:)``), and whether bulk senders wanted more
     /// than that: some hold every one of them, or wait.
     var bulkUse: (inUse: Int, limit: Int, saturated: Bool) {
         state.withLockedValue { ($0.bulkInUse, $0.bulkLimit, $0.bulkInUse >= $0.bulkLimit || !$0.bulk.isEmpty) }
@@ -88,8 +88,8 @@ final class SendPermits: Sendable {
         }
     }
 
-    /// Called by a bulk lane holding a permit before each token: while bulk lanes hold more than their
-    /// limit, gives the permit back and waits for one at the back of the bulk line. True when the lane
+    /// Called by a bulk sender holding a permit before each token: while bulk senders hold more than their
+    /// limit, gives the permit back and waits for one at the back of the bulk line. True when the sender
     /// holds a permit afterwards; false when the wait was withdrawn (or `wanted` turned false), the
     /// permit given back.
     func keep(for key: ObjectIdentifier, while wanted: @escaping @Sendable () -> Bool) async -> Bool {
@@ -111,7 +111,7 @@ final class SendPermits: Sendable {
     }
 
     /// Gives back a permit taken by an `urgent` caller or not; it goes to the longest urgent waiter if
-    /// there is one, else to the longest bulk waiter if bulk lanes are under their limit.
+    /// there is one, else to the longest bulk waiter if bulk senders are under their limit.
     func release(urgent: Bool) {
         let next = state.withLockedValue { state -> Waiter? in
             if urgent { state.urgentInUse -= 1 } else { state.bulkInUse -= 1 }
@@ -121,8 +121,8 @@ final class SendPermits: Sendable {
         next?.continuation.resume(returning: true)
     }
 
-    /// Bulk lanes may hold `limit` permits from now on (at most ``capacity``): a raise serves waiting
-    /// lanes at once; under a lower one, lanes beyond it give their permits back before their next token.
+    /// Bulk senders may hold `limit` permits from now on (at most ``capacity``): a raise serves waiting
+    /// senders at once; under a lower one, senders beyond it give their permits back before their next token.
     func setBulkLimit(_ limit: Int) {
         let served = state.withLockedValue { state -> [Waiter] in
             state.bulkLimit = min(max(1, limit), capacity)

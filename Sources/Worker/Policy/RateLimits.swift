@@ -7,7 +7,7 @@ import WorkerConfiguration
 ///
 /// A request waits for its credential's limit and its topic's before it is sent; the wait uses no
 /// attempt (nothing was sent). It holds its job's slot (fair shares keep other credentials' jobs from
-/// starving); a multicast job's sending lane lends its permit to other jobs meanwhile. An urgent request never waits: it
+/// starving); a multicast job's sender lends its permit to other jobs meanwhile. An urgent request never waits: it
 /// takes the next moment at once and pushes later requests back, so a campaign's reservations do not
 /// delay a passcode, and over time the rate still holds.
 final class RateLimits: Sendable {

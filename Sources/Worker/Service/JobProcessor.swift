@@ -58,9 +58,9 @@ public final class JobProcessor: Sendable {
     let retryLog = RetryLog()
     /// Requests multicast jobs may have in flight, all of them together (see ``SendPermits``).
     let permits: SendPermits
-    /// Lanes one multicast job may run at once, each a request in flight: a quarter of the permits,
+    /// Senders one multicast job may run at once, each a request in flight: a quarter of the permits,
     /// so a few large jobs share them rather than the first taking all.
-    let multicastLanes: Int
+    let multicastSenders: Int
     /// The credentials' rate limits, scaled to this worker's share of the fleet.
     let rateLimits: RateLimits
     /// Set when the worker starts draining: multicast jobs stop sending and set their remaining
@@ -105,7 +105,7 @@ public final class JobProcessor: Sendable {
         credentialsInForce = NIOLockedValueBox(credentials)
         permits = SendPermits(capacity: settings.multicastConcurrency)
         rateLimits = RateLimits(credentials: settings.credentials)
-        multicastLanes = max(1, settings.multicastConcurrency / 4)
+        multicastSenders = max(1, settings.multicastConcurrency / 4)
         policy = RetryPolicy(tiers: settings.topology.retryTiers, maxAttempts: settings.worker.maxAttempts)
         self.gate = gate
         messages = OutgoingMessages(topology: Topology(settings: settings.topology))
@@ -198,7 +198,7 @@ public final class JobProcessor: Sendable {
     /// Waits until `credential`'s and `topic`'s rate limits let one more request go (an urgent one
     /// goes at once). False when the wait was cancelled (the shutdown timeout): the request must not
     /// go then, ahead of its moment, and nothing was sent. `holdingPermit`: the caller is a bulk
-    /// multicast lane, which gives its permit back while it waits and takes one again after.
+    /// multicast sender, which gives its permit back while it waits and takes one again after.
     func waitForRate(_ credential: String, topic: String, urgent: Bool, holdingPermit: Bool = false) async -> Bool {
         let topicWait = rateLimits.reserveTopic(topic, of: credential, urgent: urgent, now: .now)
         guard await sleep(topicWait, credential: credential, holdingPermit: holdingPermit) else { return false }
@@ -207,10 +207,10 @@ public final class JobProcessor: Sendable {
 
     /// A rate wait, counted when there is one; false when cancelled.
     ///
-    /// A multicast lane's permit stands for a request in flight. One that only waits for its moment
+    /// A multicast sender's permit stands for a request in flight. One that only waits for its moment
     /// lends it meanwhile: otherwise a rate-limited team's large jobs would hold every permit asleep
     /// while other teams' multicast jobs waited for one. Taken back under a key of the wait's own, so
-    /// a withdrawal of the job's waits (its last token taken) cannot cancel it: this lane holds a token.
+    /// a withdrawal of the job's waits (its last token taken) cannot cancel it: this sender holds a token.
     private func sleep(_ wait: Duration, credential: String, holdingPermit: Bool) async -> Bool {
         guard wait > .zero else { return true }
         metrics.rateLimited(credential)

@@ -141,7 +141,7 @@ public final class WorkerService: Service {
         let fleetWatch = watchFleetSize()
         defer { fleetWatch?.cancel() }
         let pacing = Task { [processor, metrics] in
-            await paceBulkLanes(of: processor.permits) { metrics.multicastBulkLimit.record($0) }
+            await paceBulkSenders(of: processor.permits) { metrics.multicastBulkLimit.record($0) }
         }
         defer { pacing.cancel() }
         try await withGracefulShutdownHandler {

@@ -158,11 +158,11 @@ struct LaneFlowTests {
         await harness.tearDown()
     }
 
-    @Test("a rate-limited team's multicast lanes lend their permits while they wait for their moment")
+    @Test("a rate-limited team's multicast senders lend their permits while they wait for their moment")
     func rateWaitsLendPermits() async throws {
         // team-one may send 40/s and has 4 multicast jobs of 30 tokens queued: 3 s of schedule. Their
-        // lanes (2 per job, 8 permits) would hold every permit asleep, and team-two's 20-token job would
-        // wait for team-one's jobs to end. Lending, a lane's permit serves team-two while it waits.
+        // senders (2 per job, 8 permits) would hold every permit asleep, and team-two's 20-token job would
+        // wait for team-one's jobs to end. Lending, a sender's permit serves team-two while it waits.
         let harness = try await WorkerHarness.make(setup: {
             $0.worker.maxConcurrentJobs = 8
             $0.worker.fleetSize = 1
@@ -187,7 +187,7 @@ struct LaneFlowTests {
 
         let order = try collector.messages.map { try JobResult.decode($0.body) }.compactMap(\.id)
         #expect(Set(order) == Set(slowIDs + ["two"]))
-        // Holding their permits asleep, team-one's lanes would let team-two's job start only once one
+        // Holding their permits asleep, team-one's senders would let team-two's job start only once one
         // of team-one's jobs ran out of tokens: after about 100 of its 120 requests (measured: 101; lending, 9).
         #expect(teamOneSent < 60, "team-two's job ended after \(teamOneSent) of team-one's 120 requests")
         #expect(harness.mock.server.recorder.snapshot.requests >= 140, "every token sent")

@@ -1,7 +1,7 @@
 import Testing
 @testable import Worker
 
-@Suite("Bulk pacing of multicast lanes")
+@Suite("Bulk pacing of multicast senders")
 struct BulkPacerTests {
     @Test("starts at its floor and grows by a quarter each window that is on time and wants more, up to the ceiling in under two seconds")
     func grows() {

@@ -25,18 +25,18 @@ struct SendPermitsTests {
         #expect(permits.inUse == 0)
     }
 
-    @Test("an urgent job's lane takes the next permit ahead of bulk lanes that waited longer; a bulk one never jumps an urgent one")
+    @Test("an urgent job's sender takes the next permit ahead of bulk senders that waited longer; a bulk one never jumps an urgent one")
     func urgentFirst() async throws {
         let permits = SendPermits(capacity: 1)
         let (holder, bulk, urgent, late) = (Key(), Key(), Key(), Key())
         #expect(await permits.acquire(for: ObjectIdentifier(holder), while: { true }))
         let bulkWait = Task { await permits.acquire(for: ObjectIdentifier(bulk), while: { true }) }
-        try await Condition.wait("the bulk lane waits") { permits.waiting == 1 }
+        try await Condition.wait("the bulk sender waits") { permits.waiting == 1 }
         let urgentWait = Task { await permits.acquire(for: ObjectIdentifier(urgent), urgent: true, while: { true }) }
-        try await Condition.wait("the urgent lane waits too") { permits.waiting == 2 }
+        try await Condition.wait("the urgent sender waits too") { permits.waiting == 2 }
         permits.release(urgent: false)
-        #expect(await urgentWait.value == true, "the urgent lane first")
-        #expect(permits.waiting == 1, "the bulk lane still waits")
+        #expect(await urgentWait.value == true, "the urgent sender first")
+        #expect(permits.waiting == 1, "the bulk sender still waits")
         permits.release(urgent: true)
         #expect(await bulkWait.value == true)
         permits.release(urgent: false)
@@ -52,26 +52,26 @@ struct SendPermitsTests {
         #expect(permits.inUse == 0)
     }
 
-    @Test("bulk lanes hold no more than the bulk limit while urgent ones may take every permit; a raise serves waiting bulk lanes at once")
+    @Test("bulk senders hold no more than the bulk limit while urgent ones may take every permit; a raise serves waiting bulk senders at once")
     func bulkLimit() async throws {
         let permits = SendPermits(capacity: 3)
         permits.setBulkLimit(1)
         let (first, second, urgent) = (Key(), Key(), Key())
         #expect(await permits.acquire(for: ObjectIdentifier(first), while: { true }))
         let secondWait = Task { await permits.acquire(for: ObjectIdentifier(second), while: { true }) }
-        try await Condition.wait("the second bulk lane waits, permits free") { permits.waiting == 1 }
+        try await Condition.wait("the second bulk sender waits, permits free") { permits.waiting == 1 }
         #expect(permits.inUse == 1)
         #expect(permits.bulkUse.saturated)
-        #expect(await permits.acquire(for: ObjectIdentifier(urgent), urgent: true, while: { true }), "urgent lanes are not held to the bulk limit")
+        #expect(await permits.acquire(for: ObjectIdentifier(urgent), urgent: true, while: { true }), "urgent senders are not held to the bulk limit")
         #expect(await permits.acquire(for: ObjectIdentifier(urgent), urgent: true, while: { true }))
         permits.release(urgent: true)
-        #expect(permits.waiting == 1, "a permit an urgent lane gives back goes to no bulk lane over the limit")
+        #expect(permits.waiting == 1, "a permit an urgent sender gives back goes to no bulk sender over the limit")
         permits.setBulkLimit(2)
         #expect(await secondWait.value == true, "the raise served it")
         #expect(permits.bulkUse.inUse == 2)
     }
 
-    @Test("under a lowered limit a bulk lane gives its permit back before its next token and waits behind the lanes already waiting")
+    @Test("under a lowered limit a bulk sender gives its permit back before its next token and waits behind the senders already waiting")
     func keepUnderALoweredLimit() async throws {
         let permits = SendPermits(capacity: 4)
         let (holder, other, waiter) = (Key(), Key(), Key())
@@ -80,15 +80,15 @@ struct SendPermitsTests {
         #expect(await permits.keep(for: ObjectIdentifier(holder), while: { true }), "under the limit: kept, no wait")
         permits.setBulkLimit(1)
         let waiting = Task { await permits.acquire(for: ObjectIdentifier(waiter), while: { true }) }
-        try await Condition.wait("a new bulk lane waits") { permits.waiting == 1 }
+        try await Condition.wait("a new bulk sender waits") { permits.waiting == 1 }
         let kept = Task { await permits.keep(for: ObjectIdentifier(holder), while: { true }) }
         try await Condition.wait("the holder gave its permit back and queued") { permits.waiting == 2 }
         #expect(permits.bulkUse.inUse == 1)
         #expect(await permits.keep(for: ObjectIdentifier(other), while: { true }), "at the limit now: kept")
         permits.release(urgent: false)
-        #expect(await waiting.value == true, "the lane that waited first goes first")
+        #expect(await waiting.value == true, "the sender that waited first goes first")
         permits.withdraw(ObjectIdentifier(holder))
-        #expect(await kept.value == false, "withdrawn: the lane ends holding nothing")
+        #expect(await kept.value == false, "withdrawn: the sender ends holding nothing")
         permits.release(urgent: false)
         #expect(permits.inUse == 0)
     }
