@@ -8,7 +8,9 @@
 /// worker cannot tell apart from the time APNs takes; what it can tell is its own lateness: how late
 /// a short sleep wakes up. So the limit grows while wake-ups are on time and the senders use all of it,
 /// and shrinks by half when they come late: the increase is multiplicative (a quarter per window),
-/// so a path with a long round trip reaches the ceiling within a second or two.
+/// so a path with a long round trip reaches the ceiling within a second or two. A window is late when
+/// two of its wake-ups are: one alone is as likely a hiccup of the host (a CPU quota's throttling, a
+/// neighbour) as a queue, and would otherwise pin the limit to its floor.
 struct BulkPacer: Sendable {
     /// The most: every permit (``SendPermits/capacity``).
     let ceiling: Int
@@ -29,10 +31,13 @@ struct BulkPacer: Sendable {
         limit = floor
     }
 
-    /// One window's measurements: the latest wake-up in it, and whether bulk senders wanted more permits
-    /// than the limit at some point. Returns the limit from now on.
-    mutating func windowEnded(lateness: Duration, saturated: Bool) -> Int {
-        if lateness > Self.tolerance {
+    /// Wake-ups later than ``tolerance`` that make a window late.
+    static let lateWakeUps = 2
+
+    /// One window's measurements: how late each wake-up in it was, and whether bulk senders wanted
+    /// more permits than the limit at some point. Returns the limit from now on.
+    mutating func windowEnded(lateness: [Duration], saturated: Bool) -> Int {
+        if lateness.count(where: { $0 > Self.tolerance }) >= Self.lateWakeUps {
             limit = max(floor, limit / 2)
         } else if saturated {
             limit = min(ceiling, limit + max(1, limit / 4))

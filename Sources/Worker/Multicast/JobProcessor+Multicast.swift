@@ -34,10 +34,8 @@ extension JobProcessor {
             for _ in 0..<senders {
                 // Withdrawn (false) once the senders took every token: the job finishes without waiting its turn.
                 guard await permits.acquire(for: ObjectIdentifier(run), urgent: run.pending.context.isUrgent, while: { run.hasTokensLeft }) else { break }
-                metrics.multicastInFlight.record(permits.inUse)
                 group.addTask {
                     if await self.sender(run) { self.permits.release(urgent: run.pending.context.isUrgent) }
-                    self.metrics.multicastInFlight.record(self.permits.inUse)
                 }
             }
         }
@@ -60,7 +58,11 @@ extension JobProcessor {
             }
             let answer = await send(token, of: run)
             record(answer, of: run)
-            if !urgent, !(await permits.keep(for: ObjectIdentifier(run), while: { run.hasTokensLeft })) { return false }
+            // Not kept only when no token is left: the job's other waits end here too, as below.
+            if !urgent, !(await permits.keep(for: ObjectIdentifier(run), while: { run.hasTokensLeft })) {
+                permits.withdraw(ObjectIdentifier(run))
+                return false
+            }
         }
         // No token left: the fan-out loop need not wait for another permit.
         permits.withdraw(ObjectIdentifier(run))

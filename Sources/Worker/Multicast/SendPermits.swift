@@ -115,6 +115,7 @@ final class SendPermits: Sendable {
     func release(urgent: Bool) {
         let next = state.withLockedValue { state -> Waiter? in
             if urgent { state.urgentInUse -= 1 } else { state.bulkInUse -= 1 }
+            assert(state.urgentInUse >= 0 && state.bulkInUse >= 0, "a permit given back twice, or as the wrong kind")
             bulkOverLimit.store(state.bulkInUse > state.bulkLimit, ordering: .relaxed)
             return state.nextServed(capacity: capacity)
         }

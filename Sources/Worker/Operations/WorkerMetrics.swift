@@ -20,7 +20,7 @@ struct WorkerMetrics: Sendable {
     static let confirmDurationMetric = MetricDescription("amqp_publish_confirm_duration_seconds", .histogram, help: "From a job's publications written to the broker's confirm of all of them.")
     static let inFlightMetric = MetricDescription("apns_jobs_in_flight", .gauge, help: "Jobs started and not yet settled.")
     static let multicastRequestsMetric = MetricDescription("apns_multicast_requests_total", .counter, help: "Requests sent for multicast jobs' tokens, one per token and try.")
-    static let multicastInFlightMetric = MetricDescription("apns_multicast_requests_in_flight", .gauge, help: "Multicast senders running: requests multicast jobs may have at APNs now.")
+    static let multicastInFlightMetric = MetricDescription("apns_multicast_requests_in_flight", .gauge, help: "Permits multicast senders hold: requests multicast jobs may have at APNs now (set when scraped).")
     static let multicastBulkLimitMetric = MetricDescription("apns_multicast_bulk_limit", .gauge, help: "Requests bulk multicast jobs may have at APNs now, as pacing set it (urgent ones may use every permit).")
     static let laneRunningMetric = MetricDescription("apns_lane_jobs_running", .gauge, labels: ["lane"], help: "Jobs started and not yet ended, by lane (set when scraped).")
     static let laneWaitingMetric = MetricDescription("apns_lane_jobs_waiting", .gauge, labels: ["lane"], help: "Deliveries received and not yet started, by lane (set when scraped).")
@@ -67,7 +67,7 @@ struct WorkerMetrics: Sendable {
     let inFlight = Gauge(label: inFlightMetric.name)
     /// Requests sent for multicast jobs' tokens (a single-device job is one job, one request).
     let multicastRequests = Counter(label: multicastRequestsMetric.name)
-    /// Multicast requests at APNs now, across every multicast job (bounded by ``SendPermits``).
+    /// Multicast requests at APNs now, across every multicast job (bounded by ``SendPermits``), set when scraped.
     let multicastInFlight = Gauge(label: multicastInFlightMetric.name)
     /// The permits bulk multicast senders may hold, as ``BulkPacer`` moves it.
     let multicastBulkLimit = Gauge(label: multicastBulkLimitMetric.name)

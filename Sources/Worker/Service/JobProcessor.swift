@@ -218,8 +218,9 @@ public final class JobProcessor: Sendable {
         let slept = (try? await Task.sleep(for: wait)) != nil
         if holdingPermit {
             let key = PermitLoan()
-            _ = await permits.acquire(for: ObjectIdentifier(key), while: { true })
+            let taken = await permits.acquire(for: ObjectIdentifier(key), while: { true })
             withExtendedLifetime(key) {}
+            assert(taken, "only its own key withdraws this wait, and nothing withdraws it")
         }
         return slept
     }

@@ -86,6 +86,8 @@ public final class WorkerService: Service {
     /// Sets the gauges that are cheaper to read on a scrape than to keep current on every job.
     public func recordScrapeGauges() {
         metrics.connectionGeneration.record(Int(amqp.generation))
+        // Permits move between senders as they start, end, wait for a rate or give way to pacing.
+        metrics.multicastInFlight.record(processor.permits.inUse)
         let entries = processor.credentials.entries
         for entry in entries {
             if let rate = processor.rateLimits.perWorkerRate(of: entry.settings.name) { metrics.credential(entry.settings.name, ratePerWorker: rate) }
@@ -140,10 +142,10 @@ public final class WorkerService: Service {
         ])
         let fleetWatch = watchFleetSize()
         defer { fleetWatch?.cancel() }
-        let pacing = Task { [processor, metrics] in
+        let pacing = settings.worker.multicastPacing ? Task { [processor, metrics] in
             await paceBulkSenders(of: processor.permits) { metrics.multicastBulkLimit.record($0) }
-        }
-        defer { pacing.cancel() }
+        } : nil
+        defer { pacing?.cancel() }
         try await withGracefulShutdownHandler {
             try await process(deliveries)
         } onGracefulShutdown: { [self] in

@@ -35,17 +35,19 @@ extension TopologySection {
         }
         var keys = Set([section.jobsRoutingKey, "urgent"] + (section.urgentQueue == nil ? [] : [section.urgentRoutingKey]))
         var queues = Set(section.jobsQueueNames + section.retryQueueNames + [section.deadQueue, section.urgentQueue, section.resultsQueue].compactMap { $0 })
+        // Lanes' queue names are routing keys too: a job handed back by a retry tier, and its dead
+        // letter, carry its queue's name. So no lane's key may be another lane's queue, or the
+        // reverse, or a replay could go to the wrong lane.
+        let laneQueues = Set(section.jobsQueueNames + [section.urgentQueue].compactMap { $0 } + section.teamLanes.map(\.queue))
+        let laneKeys = keys.union(section.teamLanes.map(\.name))
         for (index, team) in section.teamLanes.enumerated() {
             let teamPath = KeyPath.index(KeyPath.child(path, "team_lanes"), index)
-            if !keys.insert(team.name).inserted {
-                log.report(KeyPath.child(teamPath, "name"), "must differ from jobs_routing_key, urgent_routing_key, \"urgent\" and every other team lane's name, not \"\(team.name)\": its jobs would go to two lanes")
+            if !keys.insert(team.name).inserted || laneQueues.contains(team.name) {
+                log.report(KeyPath.child(teamPath, "name"), "must differ from jobs_routing_key, urgent_routing_key, \"urgent\", every other team lane's name and every lane's queue, not \"\(team.name)\": its jobs or their replays would go to two lanes")
             }
-            // A team's own retry tiers are among retryQueueNames; only the others' count against it.
-            let own = Set(section.retryTiers.map { section.retryQueueName(forTier: $0, lane: .team(team.name)) })
-            if queues.subtracting(own).contains(team.queue) {
-                log.report(KeyPath.child(teamPath, "queue"), "must be a queue of its own, not \"\(team.queue)\", which another lane, a retry tier, the dead letters or the results use")
+            if !queues.insert(team.queue).inserted || laneKeys.contains(team.queue) {
+                log.report(KeyPath.child(teamPath, "queue"), "must be a queue of its own and no lane's routing key, not \"\(team.queue)\", which another lane, a retry tier, the dead letters or the results use")
             }
-            queues.insert(team.queue)
         }
     }
 

@@ -9,6 +9,7 @@ extension WorkerSection {
         section.fleetSize = reader.optional("fleet_size", Parse.int(1...10_000))
         section.shutdownTimeout = reader.value("shutdown_timeout", default: section.shutdownTimeout, Parse.duration(.zero...(.seconds(3600))))
         section.declareTopology = reader.value("declare_topology", default: section.declareTopology, Parse.bool)
+        section.multicastPacing = reader.value("multicast_pacing", default: section.multicastPacing, Parse.bool)
         section.maxAttempts = reader.value("max_attempts", default: section.maxAttempts, Parse.int(1...100))
         section.credentialBackoff = reader.value("credential_backoff", default: section.credentialBackoff, Parse.duration(.seconds(1)...(.seconds(86_400))))
         section.credentialWatchInterval = reader.optional("credential_watch_interval", Parse.duration(.seconds(1)...(.seconds(3600))))

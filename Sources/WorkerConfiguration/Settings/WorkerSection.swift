@@ -23,6 +23,9 @@ public struct WorkerSection: Sendable, Hashable {
     public var shutdownTimeout: Duration = .seconds(20)
     /// Whether to declare the exchanges and queues of ``TopologySection`` at start.
     public var declareTopology: Bool = true
+    /// Whether bulk multicast requests in flight are paced to what the worker keeps up with (urgent
+    /// ones never are); false keeps them at every permit.
+    public var multicastPacing: Bool = true
     /// APNs attempts per job, the first try included, 1...100.
     public var maxAttempts: Int = 5
     /// How long a credential that APNs refused (bad token, revoked certificate) is paused.

@@ -1,15 +1,22 @@
 import Testing
 @testable import Worker
 
+extension BulkPacer {
+    /// A window whose ten wake-ups were `late` many 3 ms late, the rest on time.
+    fileprivate mutating func window(late: Int = 0, saturated: Bool = true) -> Int {
+        windowEnded(lateness: Array(repeating: .milliseconds(3), count: late) + Array(repeating: .microseconds(200), count: 10 - late), saturated: saturated)
+    }
+}
+
 @Suite("Bulk pacing of multicast senders")
 struct BulkPacerTests {
-    @Test("starts at its floor and grows by a quarter each window that is on time and wants more, up to the ceiling in under two seconds")
+    @Test("starts at its floor and grows by a quarter each window that is on time (one late wake-up is a hiccup) and wants more, up to the ceiling in under two seconds")
     func grows() {
         var pacer = BulkPacer(ceiling: 2_000)
         #expect(pacer.floor == 50)
         #expect(pacer.limit == 50)
         var limits: [Int] = []
-        for _ in 0..<18 { limits.append(pacer.windowEnded(lateness: .microseconds(200), saturated: true)) }
+        for _ in 0..<18 { limits.append(pacer.window(late: 1)) }
         #expect(limits.prefix(4) == [62, 77, 96, 120])
         #expect(limits.last == 2_000, "reached the ceiling within 18 windows (1.8 s): \(limits)")
         #expect(zip(limits, limits.dropFirst()).allSatisfy { $0 <= $1 })
@@ -18,18 +25,18 @@ struct BulkPacerTests {
     @Test("holds when on time but not using its limit: a lull does not grow it")
     func holdsWhenUnused() {
         var pacer = BulkPacer(ceiling: 2_000)
-        for _ in 0..<10 { #expect(pacer.windowEnded(lateness: .zero, saturated: false) == 50) }
+        for _ in 0..<10 { #expect(pacer.window(saturated: false) == 50) }
     }
 
-    @Test("halves when wake-ups come late, never below its floor, whether or not it was saturated")
+    @Test("halves when two wake-ups of a window come late, never below its floor, whether or not it was saturated")
     func shrinks() {
         var pacer = BulkPacer(ceiling: 2_000)
-        for _ in 0..<20 { _ = pacer.windowEnded(lateness: .zero, saturated: true) }
+        for _ in 0..<20 { _ = pacer.window() }
         #expect(pacer.limit == 2_000)
-        #expect(pacer.windowEnded(lateness: .milliseconds(3), saturated: true) == 1_000)
-        #expect(pacer.windowEnded(lateness: .milliseconds(3), saturated: false) == 500)
-        #expect(pacer.windowEnded(lateness: BulkPacer.tolerance, saturated: true) == 625, "at the tolerance is on time")
-        for _ in 0..<10 { _ = pacer.windowEnded(lateness: .seconds(1), saturated: true) }
+        #expect(pacer.window(late: 2) == 1_000)
+        #expect(pacer.window(late: 10, saturated: false) == 500)
+        #expect(pacer.windowEnded(lateness: Array(repeating: BulkPacer.tolerance, count: 10), saturated: true) == 625, "at the tolerance is on time")
+        for _ in 0..<10 { _ = pacer.window(late: 5) }
         #expect(pacer.limit == 50)
     }
 
@@ -37,10 +44,10 @@ struct BulkPacerTests {
     func small() {
         var few = BulkPacer(ceiling: 8)
         #expect(few.limit == 8)
-        #expect(few.windowEnded(lateness: .milliseconds(5), saturated: true) == 8)
+        #expect(few.window(late: 10) == 8)
         var some = BulkPacer(ceiling: 100)
         #expect(some.floor == 16)
-        #expect(some.windowEnded(lateness: .zero, saturated: true) == 20)
-        #expect(some.windowEnded(lateness: .milliseconds(5), saturated: true) == 16)
+        #expect(some.window() == 20)
+        #expect(some.window(late: 10) == 16)
     }
 }

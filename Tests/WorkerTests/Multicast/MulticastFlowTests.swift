@@ -59,6 +59,33 @@ struct MulticastFlowTests {
         await harness.tearDown()
     }
 
+    @Test("senders held to a bulk limit of 2 and lending permits to rate waits: every token sent once, every permit given back")
+    func sendersGiveEveryPermitBack() async throws {
+        let harness = try await WorkerHarness.make(setup: {
+            $0.worker.maxConcurrentJobs = 40
+            $0.worker.multicastPacing = false
+            $0.worker.fleetSize = 1
+            $0.credentials[0].rateLimit = 400
+        })
+        let worker = try await harness.startWorker()
+        let permits = worker.service.processor.permits
+        // Ten senders a job over two permits: each gives its permit back before every token (the limit
+        // was lowered under it) and while it waits for its moment (400/s for 300 tokens: 0.75 s).
+        permits.setBulkLimit(2)
+        let jobs = (0..<3).map { index in (id: "paced-\(index)", tokens: (0..<100).map { _ in JobFactory.token() }) }
+        try await harness.publish(jobs.map { JobFactory.multicast(id: $0.id, tokens: $0.tokens) })
+        let results = try await Self.results(harness, answering: 300)
+        #expect(permits.inUse == 0, "a permit still held after every job ended")
+        #expect(permits.waiting == 0, "a wait left behind")
+        try await worker.stop()
+
+        #expect(Set(results.compactMap(\.id)) == Set(jobs.map(\.id)))
+        #expect(results.allSatisfy { $0.status == .delivered && $0.tokens?.delivered == 100 })
+        let recorded = harness.mock.server.recorder.snapshot
+        #expect(recorded.accepted == 300 && recorded.duplicateAPNsIDs.isEmpty)
+        await harness.tearDown()
+    }
+
     @Test("503 for some tokens: a smaller retry job holds only those; no token is answered twice")
     func transientTokensRetry() async throws {
         let harness = try await WorkerHarness.make(mockSetup: {

@@ -93,6 +93,27 @@ struct SendPermitsTests {
         #expect(permits.inUse == 0)
     }
 
+    @Test("a withdrawal ends every wait of its key, and none of another key's")
+    func withdrawEveryWaitOfAKey() async throws {
+        let permits = SendPermits(capacity: 1)
+        let (holder, job, loan) = (Key(), Key(), Key())
+        #expect(await permits.acquire(for: ObjectIdentifier(holder), while: { true }))
+        let fanOut = Task { await permits.acquire(for: ObjectIdentifier(job), while: { true }) }
+        try await Condition.wait("the job's fan-out waits") { permits.waiting == 1 }
+        let loanBack = Task { await permits.acquire(for: ObjectIdentifier(loan), while: { true }) }
+        try await Condition.wait("a rate wait's loan waits") { permits.waiting == 2 }
+        let parked = Task { await permits.acquire(for: ObjectIdentifier(job), while: { true }) }
+        try await Condition.wait("one of the job's senders waits") { permits.waiting == 3 }
+        permits.withdraw(ObjectIdentifier(job))
+        #expect(await fanOut.value == false)
+        #expect(await parked.value == false)
+        #expect(permits.waiting == 1, "the loan, under its own key, still waits")
+        permits.release(urgent: false)
+        #expect(await loanBack.value == true)
+        permits.release(urgent: false)
+        #expect(permits.inUse == 0)
+    }
+
     @Test("under constant contention the waiter list stays bounded while thousands of permits change hands")
     func bounded() async {
         let permits = SendPermits(capacity: 4)
