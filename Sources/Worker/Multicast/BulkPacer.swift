@@ -9,8 +9,10 @@
 /// a short sleep wakes up. So the limit grows while wake-ups are on time and the senders use all of it,
 /// and shrinks by half when they come late: the increase is multiplicative (a quarter per window),
 /// so a path with a long round trip reaches the ceiling within a second or two. A window is late when
-/// two of its wake-ups are: one alone is as likely a hiccup of the host (a CPU quota's throttling, a
-/// neighbour) as a queue, and would otherwise pin the limit to its floor.
+/// any of its wake-ups is: asking for two left urgent p99 behind a multicast backlog on loopback at
+/// 7-10 ms, against 4-5 ms for one (1-3 ms alone). A host that wakes the worker late for reasons of its
+/// own (a throttled CPU quota) pins the limit to its floor; such a fleet turns pacing off
+/// (`worker.multicast_pacing: false`).
 struct BulkPacer: Sendable {
     /// The most: every permit (``SendPermits/capacity``).
     let ceiling: Int
@@ -32,7 +34,7 @@ struct BulkPacer: Sendable {
     }
 
     /// Wake-ups later than ``tolerance`` that make a window late.
-    static let lateWakeUps = 2
+    static let lateWakeUps = 1
 
     /// One window's measurements: how late each wake-up in it was, and whether bulk senders wanted
     /// more permits than the limit at some point. Returns the limit from now on.
