@@ -80,22 +80,14 @@ struct MulticastBenchmark {
         let total = 8_000
         let topology = environment.settings.topology
         try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: topology, routingKey: topology.routingKey(of: urgent ? .urgent : .bulk))
-        var latencies: [Double] = []
-        let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
-        for await delivery in results {
-            if let result = try? JobResult.decode(delivery.message.body), result.tokens == nil, result.id?.hasPrefix("campaign-") != true,
-               let latency = result.latencyMS {
-                latencies.append(Double(latency))
-            }
-            await client.ack(delivery)
-            if latencies.count >= total { break }
+        // Single jobs only: not the multicast backlog's results, nor the campaign's.
+        let latencies = try await ResultLatencies.collect(from: client, queue: topology.resultsQueue!, count: total) {
+            $0.tokens == nil && $0.id?.hasPrefix("campaign-") != true
         }
-        await client.cancelConsuming()
         await client.close()
         worker.stop()
         await environment.tearDown()
-        let sorted = latencies.sorted()
-        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted.count)
+        return latencies
     }
 
     func reportFairness() async throws {

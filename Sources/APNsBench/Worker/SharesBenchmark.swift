@@ -51,22 +51,12 @@ struct SharesBenchmark {
         try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: topology, routingKey: topology.routingKey(of: lane)) { JobLoader.body(index: $0, id: "b-\($0)", topic: "com.example.other") }
         scrapes.cancel()
         let running = await scrapes.value.sorted()
-        var latencies: [Double] = []
-        let results = try await client.consume(queue: topology.resultsQueue!, prefetch: 2000)
-        for await delivery in results {
-            if let result = try? JobResult.decode(delivery.message.body), result.id?.hasPrefix("b-") == true, let latency = result.latencyMS {
-                latencies.append(Double(latency))
-            }
-            await client.ack(delivery)
-            if latencies.count >= total { break }
-        }
-        await client.cancelConsuming()
+        let latencies = try await ResultLatencies.collect(from: client, queue: topology.resultsQueue!, count: total) { $0.id?.hasPrefix("b-") == true }
         await client.close()
         worker.stop()
         await environment.tearDown()
-        let sorted = latencies.sorted()
         return Run(
-            p50: sorted[sorted.count / 2], p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)], count: sorted.count,
+            p50: latencies.p50, p99: latencies.p99, count: latencies.count,
             teamARunning: backlog == 0 || running.isEmpty ? nil : running[running.count / 2]
         )
     }
