@@ -57,10 +57,10 @@ final class SendPermits: Sendable {
     /// Callers waiting for a permit right now (a withdrawn wait no longer counts).
     var waiting: Int { state.withLockedValue { $0.urgent.count + $0.bulk.count } }
 
-    /// The permits bulk senders may hold now (``setBulkLimit(_:)``), and whether bulk senders wanted more
-    /// than that: some hold every one of them, or wait.
-    var bulkUse: (inUse: Int, limit: Int, saturated: Bool) {
-        state.withLockedValue { ($0.bulkInUse, $0.bulkLimit, $0.bulkInUse >= $0.bulkLimit || !$0.bulk.isEmpty) }
+    /// The permits bulk senders hold now, and whether they wanted more than their limit
+    /// (``setBulkLimit(_:)``): they hold every one it allows, or some wait.
+    var bulkUse: (inUse: Int, saturated: Bool) {
+        state.withLockedValue { ($0.bulkInUse, $0.bulkInUse >= $0.bulkLimit || !$0.bulk.isEmpty) }
     }
 
     /// Takes a permit for `key`, waiting behind earlier callers (an `urgent` one only behind earlier

@@ -187,7 +187,7 @@ public final class WorkerService: Service {
         let topology = settings.topology
         var queues = AMQPConsumedQueue.equalShares(of: UInt16(settings.worker.prefetch), among: topology.jobsQueueNames)
         if let urgent = topology.urgentQueue { queues.insert(AMQPConsumedQueue(name: urgent, prefetch: UInt16(settings.worker.urgentPrefetch)), at: 0) }
-        queues += topology.teamLanes.map { AMQPConsumedQueue(name: $0.queue, prefetch: UInt16($0.prefetch ?? settings.worker.prefetch)) }
+        queues += topology.teamLanes.map { AMQPConsumedQueue(name: $0.queue, prefetch: UInt16(settings.prefetch(of: $0))) }
         return queues
     }
 

@@ -18,7 +18,12 @@ extension WorkerSettings {
     /// Deliveries that can be here at once: `worker.prefetch`, plus `worker.urgent_prefetch` with lanes,
     /// plus each team lane's prefetch.
     public var deliveryWindow: Int {
-        worker.prefetch + (topology.urgentQueue == nil ? 0 : worker.urgentPrefetch) + topology.teamLanes.reduce(0) { $0 + ($1.prefetch ?? worker.prefetch) }
+        worker.prefetch + (topology.urgentQueue == nil ? 0 : worker.urgentPrefetch) + topology.teamLanes.reduce(0) { $0 + prefetch(of: $1) }
+    }
+
+    /// Unacknowledged deliveries of `team`'s queue per worker: its own `prefetch`, else `worker.prefetch`.
+    public func prefetch(of team: TeamLane) -> Int {
+        team.prefetch ?? worker.prefetch
     }
 
     /// Job slots bulk jobs never take, so an urgent job starts at once even when bulk ones fill the
