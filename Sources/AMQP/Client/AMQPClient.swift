@@ -44,8 +44,12 @@ public final class AMQPClient: Sendable {
 
     /// Declares exchanges, then queues, then bindings; idempotent. A mismatch with an existing queue's or
     /// exchange's settings throws ``AMQPError`` `.brokerClosed(replyCode: 406)`; the client stays usable.
+    /// A 404 that another client's declaration of the same queue can cause is tried again for up to a
+    /// second (``ConcurrentDeclaration``).
     public func declare(exchanges: [AMQPExchangeDeclaration] = [], queues: [AMQPQueueDeclaration] = [], bindings: [AMQPBindingDeclaration] = []) async throws {
-        try await topology(.declare(exchanges: exchanges, queues: queues, bindings: bindings))
+        try await ConcurrentDeclaration.retrying {
+            try await topology(.declare(exchanges: exchanges, queues: queues, bindings: bindings))
+        }
     }
 
     /// Throws (a 404 ``AMQPError``) unless queue `name` exists; changes nothing (a passive declare).

@@ -106,6 +106,25 @@ struct TopologyTests {
         await harness.tearDown()
     }
 
+    @Test("a fleet starting at once on a fresh broker: every client declares the same new topology and none fails")
+    func fleetDeclaresAtOnce() async throws {
+        let harness = try await WorkerHarness.make()
+        let topology = Topology(settings: harness.settings.topology)
+        var clients: [AMQPClient] = []
+        for index in 0..<8 { clients.append(try await FaultRun.client(of: harness, name: "fleet-\(index)")) }
+        let failures = await withTaskGroup(of: String?.self) { group in
+            for client in clients {
+                group.addTask {
+                    do { _ = try await topology.declare(on: client); return nil } catch { return "\(error)" }
+                }
+            }
+            return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        for client in clients { await client.close() }
+        await harness.tearDown()
+    }
+
     @Test("`declare --print-definitions` names the vhost of amqp.urls; the file imports there, and the worker's own declarations then match it exactly")
     func importIntoBroker() async throws {
         let vhost = try RabbitMQControl.makeVirtualHost("defs")
