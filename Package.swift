@@ -192,6 +192,7 @@ let package = Package(
                 "AMQP", "APNsCore", "APNsClient", "JSON", "TLS", "Worker", "WorkerConfiguration",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -2,6 +2,8 @@ import APNsClient
 import APNsCore
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import Synchronization
 import TLS
 
@@ -17,9 +19,27 @@ struct ClientBenchmark {
         let statistics: APNsClientStatistics.Snapshot
     }
 
+    /// Where the sending tasks run.
+    enum Callers: CaseIterable {
+        /// On Swift's cooperative pool, as the worker's jobs run: each request hops onto the
+        /// connection's event loop and each answer back.
+        case cooperativePool
+        /// On the connections' one event loop (``EventLoopTaskExecutor``), as h2load's single thread:
+        /// no hop either way.
+        case eventLoop
+
+        var label: String {
+            switch self {
+            case .cooperativePool: "callers on the cooperative pool"
+            case .eventLoop: "callers on the connection's loop"
+            }
+        }
+    }
+
     let count: Int
     let payload: [UInt8]
     let deviceToken: String
+    var callers = Callers.cooperativePool
 
     /// The token credential of the test key, which the mock accepts (and the worker's bench
     /// configuration names too).
@@ -40,8 +60,14 @@ struct ClientBenchmark {
         configuration.maximumWaitingRequests = connections * streamsPerConnection * 2
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        let client = APNsClient(configuration: configuration, logger: logger)
-        defer { client.shutdown() }
+        // Callers on the loop: one loop for every connection, as h2load runs on one thread.
+        let loop = callers == .eventLoop ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
+        let executor = loop.map { EventLoopTaskExecutor($0.next()) }
+        let client = APNsClient(configuration: configuration, eventLoopGroup: loop ?? .singleton, logger: logger)
+        defer {
+            client.shutdown()
+            loop?.shutdownGracefully { _ in }
+        }
         let credential = try Self.credential()
         let endpoint = APNsEndpoint(host: "localhost", port: port)
         let request = try NotificationRequest(deviceToken: DeviceToken(hex: deviceToken), topic: "com.example.app", apnsID: nil, payload: payload)
@@ -54,7 +80,7 @@ struct ClientBenchmark {
         let started = clock.now
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
             for _ in 0..<(connections * streamsPerConnection) {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     var samples: [Double] = []
                     while tally.remaining.subtract(1, ordering: .relaxed).oldValue > 0 {
                         let sent = clock.now

@@ -19,53 +19,68 @@ struct ClientComparison {
     func run() async throws {
         print("client vs h2load: \(count) notifications of \(Self.payload.count) bytes, server allows \(streams) streams per connection, \(rounds) rounds (medians)")
         var rows: [(String, Double, String, String, String)] = []
-        var ratiosByConnections: [Int: [Double]] = [:]
+        var ratios: [ClientBenchmark.Callers: [Int: [Double]]] = [:]
         for connections in [1, 4] {
             var h2Runs: [H2Load.Result] = []
-            var clientRuns: [ClientBenchmark.Result] = []
+            var clientRuns: [ClientBenchmark.Callers: [ClientBenchmark.Result]] = [:]
             for _ in 0..<rounds {
-                // Alternate the two so drift on a shared machine hits both alike.
+                // Alternate the runs so drift on a shared machine hits all alike.
                 let h2 = try withMock { port in
                     try H2Load(count: count, payload: Self.payload, deviceToken: Self.deviceToken).run(connections: connections, streamsPerConnection: streams, port: port)
                 }
-                let client = try await withMockAsync { port in
-                    try await ClientBenchmark(count: count, payload: Self.payload, deviceToken: Self.deviceToken).run(connections: connections, streamsPerConnection: streams, port: port)
-                }
                 if h2.succeeded != count { print("  warning: h2load: \(h2.succeeded) of \(count) succeeded\n\(h2.output)") }
-                if client.failures > 0 { print("  warning: \(client.failures) client sends were not accepted") }
-                ratiosByConnections[connections, default: []].append(client.rate / h2.rate)
                 h2Runs.append(h2)
-                clientRuns.append(client)
+                for callers in ClientBenchmark.Callers.allCases {
+                    let client = try await withMockAsync { port in
+                        try await ClientBenchmark(count: count, payload: Self.payload, deviceToken: Self.deviceToken, callers: callers)
+                            .run(connections: connections, streamsPerConnection: streams, port: port)
+                    }
+                    if client.failures > 0 { print("  warning: \(client.failures) client sends were not accepted") }
+                    ratios[callers, default: [:]][connections, default: []].append(client.rate / h2.rate)
+                    clientRuns[callers, default: []].append(client)
+                }
             }
-            let h2 = h2Runs.sorted { $0.rate < $1.rate }[rounds / 2]
-            let client = clientRuns.sorted { $0.rate < $1.rate }[rounds / 2]
-            let stats = client.statistics
-            print("  client, \(connections) connection(s), median run: \(stats.connectionsEstablished) connections opened, GOAWAYs \(stats.goAwaysByReason), \(stats.refusedStreams) refused streams, \(stats.transparentResends) re-sends, \(stats.timeouts) timeouts")
+            let h2 = Self.median(h2Runs, by: \.rate)
             rows.append(("h2load, \(connections) connection(s)", h2.rate, h2.meanLatencyMilliseconds.map { String(format: "mean %.2f", $0) } ?? "-", "-", "-"))
-            rows.append((
-                "apns-worker client, \(connections) connection(s)", client.rate,
-                String(format: "%.2f / %.2f / %.2f", client.latency.p50, client.latency.p99, client.latency.p999),
-                String(format: "%.1f", client.cpuMicrosecondsPerNotification), String(format: "%.0f", client.peakRSSMiB)
-            ))
+            for callers in ClientBenchmark.Callers.allCases {
+                let client = Self.median(clientRuns[callers, default: []], by: \.rate)
+                let stats = client.statistics
+                print("  client, \(connections) connection(s), \(callers.label), median run: \(stats.connectionsEstablished) connections opened, GOAWAYs \(stats.goAwaysByReason), \(stats.refusedStreams) refused streams, \(stats.transparentResends) re-sends, \(stats.timeouts) timeouts")
+                rows.append((
+                    "apns-worker client, \(connections) connection(s), \(callers.label)", client.rate,
+                    String(format: "%.2f / %.2f / %.2f", client.latency.p50, client.latency.p99, client.latency.p999),
+                    String(format: "%.1f", client.cpuMicrosecondsPerNotification), String(format: "%.0f", client.peakRSSMiB)
+                ))
+            }
         }
         print("")
-        print(pad("run (median of \(rounds))", 36) + pad("notifications/s", 17) + pad("latency ms p50/p99/p99.9", 28) + pad("CPU µs/notif", 14) + "peak RSS MiB")
+        print(pad("run (median of \(rounds))", 68) + pad("notifications/s", 17) + pad("latency ms p50/p99/p99.9", 28) + pad("CPU µs/notif", 14) + "peak RSS MiB")
         for row in rows {
-            print(pad(row.0, 36) + pad(String(format: "%.0f", row.1), 17) + pad(row.2, 28) + pad(row.3, 14) + row.4)
+            print(pad(row.0, 68) + pad(String(format: "%.0f", row.1), 17) + pad(row.2, 28) + pad(row.3, 14) + row.4)
         }
-        let one = ratiosByConnections[1, default: []].sorted()
-        let four = ratiosByConnections[4, default: []].sorted()
-        try writeJSON(rows: rows, ratios: (one[one.count / 2], four[four.count / 2]))
-        print(String(format: "\nratio client ÷ h2load, median: one connection %.2f (target ≥ 0.95; rounds %@), four connections %.2f (target ≥ 0.90; rounds %@)", one[one.count / 2], Self.list(one), four[four.count / 2], Self.list(four)))
+        let medians = ratios.mapValues { $0.mapValues { $0.sorted()[$0.count / 2] } }
+        try writeJSON(rows: rows, ratios: medians)
+        for callers in ClientBenchmark.Callers.allCases {
+            let byConnections = ratios[callers, default: [:]]
+            print(String(
+                format: "ratio client ÷ h2load, \(callers.label), median: one connection %.2f (target ≥ 0.95; rounds %@), four connections %.2f (target ≥ 0.90; rounds %@)",
+                medians[callers]?[1] ?? .nan, Self.list(byConnections[1, default: []].sorted()), medians[callers]?[4] ?? .nan, Self.list(byConnections[4, default: []].sorted())
+            ))
+        }
+    }
+
+    private static func median<T>(_ runs: [T], by rate: (T) -> Double) -> T {
+        runs.sorted { rate($0) < rate($1) }[runs.count / 2]
     }
 
     private static func list(_ ratios: [Double]) -> String { ratios.map { String(format: "%.2f", $0) }.joined(separator: ", ") }
 
     /// The table as JSON next to the worker's figures, for docs/benchmarks.md.
-    private func writeJSON(rows: [(String, Double, String, String, String)], ratios: (one: Double, four: Double)) throws {
+    private func writeJSON(rows: [(String, Double, String, String, String)], ratios: [ClientBenchmark.Callers: [Int: Double]]) throws {
         let document: JSONValue = [
             "notifications": JSONValue(count) ?? .null, "streams": JSONValue(streams) ?? .null, "rounds": JSONValue(rounds) ?? .null,
-            "ratioOneConnection": .number(ratios.one), "ratioFourConnections": .number(ratios.four),
+            "ratioOneConnection": .number(ratios[.cooperativePool]?[1] ?? .nan), "ratioFourConnections": .number(ratios[.cooperativePool]?[4] ?? .nan),
+            "ratioOneConnectionOnLoop": .number(ratios[.eventLoop]?[1] ?? .nan), "ratioFourConnectionsOnLoop": .number(ratios[.eventLoop]?[4] ?? .nan),
             "rows": .array(rows.map { ["run": .string($0.0), "rate": .number($0.1), "latency": .string($0.2), "cpuMicroseconds": .string($0.3), "peakRSSMiB": .string($0.4)] }),
         ]
         let directory = URL(fileURLWithPath: output)

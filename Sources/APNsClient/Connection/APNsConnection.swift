@@ -141,14 +141,24 @@ final class APNsConnection: @unchecked Sendable {
             }
     }
 
-    /// Runs `request` on this connection and waits for how it ended.
+    /// Runs `request` on this connection and waits for how it ended. A caller already on the
+    /// connection's loop (a task that prefers it: ``EventLoopTaskExecutor``) submits at once; others hop
+    /// onto the loop. Measured with `apns-bench client` on one connection: the hop and the answer's way
+    /// back to Swift's cooperative pool cost about a quarter of the client's rate.
     func execute(_ request: OutgoingRequest) async -> StreamOutcome {
         await withUnsafeContinuation { continuation in
-            eventLoop.execute {
-                let slot = self.requests.insert(PendingRequest(request: request, continuation: continuation))
-                self.run(self.machine.requestArrived(slot, now: .now()))
+            if eventLoop.inEventLoop {
+                start(PendingRequest(request: request, continuation: continuation))
+            } else {
+                eventLoop.execute { self.start(PendingRequest(request: request, continuation: continuation)) }
             }
         }
+    }
+
+    /// Takes a request on the loop: its slot, then the machine's decision.
+    private func start(_ pending: PendingRequest) {
+        let slot = requests.insert(pending)
+        run(machine.requestArrived(slot, now: .now()))
     }
 
     /// Stops taking new streams; the connection closes once its streams are done.
