@@ -151,7 +151,7 @@ case "client-only":
     let callers: ClientBenchmark.Callers = arguments.contains("--on-loop") ? .eventLoop : .cooperativePool
     let result = try await ClientBenchmark(count: Int(option("--count", default: "100000"))!, payload: ClientComparison.payload, deviceToken: ClientComparison.deviceToken, callers: callers)
         .run(connections: Int(option("--connections", default: "1"))!, streamsPerConnection: Int(option("--streams", default: "1000"))!, port: Int(option("--port", default: "2197"))!)
-    print(String(format: "%.0f notifications/s, p50 %.2f ms, p99 %.2f ms, %.1f µs CPU each, %d failures", result.rate, result.latency.p50, result.latency.p99, result.cpuMicrosecondsPerNotification, result.failures))
+    print(String(format: "%.0f notifications/s, p50 %.2f ms, p99 %.2f ms, %.1f µs CPU each, peak RSS %.1f MiB, %d failures", result.rate, result.latency.p50, result.latency.p99, result.cpuMicrosecondsPerNotification, result.peakRSSMiB, result.failures))
 default:
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)

@@ -15,14 +15,20 @@ final class WorkerProcess {
     static func freeMetricsPort() -> Int { Int.random(in: 20_000..<32_000) }
 
     /// `secondTeam`: a second credential, `team-b` (key TESTKEY002 of team TEAMID0002, topic
-    /// com.example.other), next to `bench` (com.example.app).
+    /// com.example.other), next to `bench` (com.example.app). The worker logs errors only and serves
+    /// metrics on 127.0.0.1:`metricsPort`.
     init(settings: WorkerSettings, metricsPort: Int = WorkerProcess.freeMetricsPort(), secondTeam: Bool = false) throws {
         self.metricsPort = metricsPort
+        var settings = settings
+        settings.log.level = .error
+        settings.metrics.host = "127.0.0.1"
+        settings.metrics.port = metricsPort
+        settings.credentials = [Self.credential("bench", team: "TEAMID0001", key: "TESTKEY001", topic: "com.example.app")]
+            + (secondTeam ? [Self.credential("team-b", team: "TEAMID0002", key: "TESTKEY002", topic: "com.example.other")] : [])
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-\(UUID().uuidString).yaml")
-        try Data((Self.yaml(settings, metricsPort: metricsPort) + (secondTeam ? Self.secondTeamYAML : "")).utf8).write(to: config)
+        try Data(settings.yaml.utf8).write(to: config)
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker")
         process.arguments = ["run", "--config", config.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["APNS_WORKER__LOG__LEVEL": "error"]) { $1 }
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-worker-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
@@ -73,52 +79,13 @@ final class WorkerProcess {
         try? FileManager.default.removeItem(at: logFile)
     }
 
-    static func yaml(_ settings: WorkerSettings, metricsPort: Int) -> String {
-        let topology = settings.topology
-        return """
-            worker: {name: bench, prefetch: \(settings.worker.prefetch), declare_topology: true}
-            amqp: {urls: [\(settings.amqp.urls.map { "\"\($0)\"" }.joined(separator: ", "))]}
-            topology:
-              jobs_exchange: \(topology.jobsExchange)
-              jobs_queue: \(topology.jobsQueue)
-              urgent_queue: \(topology.urgentQueue ?? "null")
-              team_lanes: [\(topology.teamLanes.map { "{name: \($0.name), queue: \($0.queue)}" }.joined(separator: ", "))]
-              partitions: \(topology.partitions)
-              retry_exchange: \(topology.retryExchange)
-              retry_queue_prefix: \(topology.retryQueuePrefix)
-              dead_exchange: \(topology.deadExchange)
-              dead_queue: \(topology.deadQueue)
-              results_exchange: \(topology.resultsExchange)
-              results_queue: \(topology.resultsQueue ?? "null")
-            apns:
-              endpoint: "\(settings.apns.endpoint!.description)"
-              ca_file: \(settings.apns.caFile!)
-              trust_system_store: false
-              connections: \(settings.apns.connections)
-            log: {level: error}
-            metrics: {host: 127.0.0.1, port: \(metricsPort)}
-            credentials:
-              - name: bench
-                type: token
-                team_id: TEAMID0001
-                key_id: TESTKEY001
-                key_file: Tests/Fixtures/keys/AuthKey_TESTKEY001.p8
-                allow_insecure_key_permissions: true
-                environment: development
-                topics: [com.example.app]
-
-            """
+    /// A token credential of the test fixtures (the mock accepts their keys), by relative path: the
+    /// benchmarks run from the repository root, where a fresh clone leaves the keys world-readable.
+    private static func credential(_ name: String, team: String, key: String, topic: String) -> CredentialSettings {
+        CredentialSettings(
+            name: name,
+            kind: .token(teamID: team, keyID: key, keyFile: "Tests/Fixtures/keys/AuthKey_\(key).p8", allowInsecureKeyPermissions: true, refreshAge: ProviderTokenPolicy.defaultRefreshAge),
+            environment: .development, topics: [topic]
+        )
     }
-
-    static let secondTeamYAML = """
-          - name: team-b
-            type: token
-            team_id: TEAMID0002
-            key_id: TESTKEY002
-            key_file: Tests/Fixtures/keys/AuthKey_TESTKEY002.p8
-            allow_insecure_key_permissions: true
-            environment: development
-            topics: [com.example.other]
-
-        """
 }

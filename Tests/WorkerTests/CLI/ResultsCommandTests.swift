@@ -10,7 +10,7 @@ import WorkerConfiguration
 @Suite("apns-worker results (a real process against the test broker)", .io)
 struct ResultsCommandTests {
     func run(_ harness: WorkerHarness, _ arguments: [String]) throws -> ProcessRun {
-        let config = try TemporaryFile.write(harness.yaml(), mode: 0o600)
+        let config = try TemporaryFile.write(harness.settings.yaml, mode: 0o600)
         return try ProcessRun.blocking(WorkerCommandLine.binary, ["results", "--config", config, "--idle-timeout", "2"] + arguments)
     }
 

@@ -202,7 +202,7 @@ struct DeadLettersCommandTests {
     /// `arguments` after `dead-letters`, with the harness's configuration written where they point.
     func commandLine(_ harness: WorkerHarness, _ arguments: [String]) throws -> [String] {
         let config = Self.configPath(harness)
-        try Data(harness.yaml().utf8).write(to: config)
+        try Data(harness.settings.yaml.utf8).write(to: config)
         return ["dead-letters"] + arguments + ["--config", config.path]
     }
 

@@ -22,7 +22,7 @@ extension WorkerHarness {
         let binary = URL(fileURLWithPath: WorkerCommandLine.binary)
         guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw HarnessError("no apns-worker at \(binary.path); build it first") }
         let config = config ?? configPath
-        try Data(yaml().utf8).write(to: config)
+        try Data(settings.yaml.utf8).write(to: config)
         if !appending || !FileManager.default.fileExists(atPath: log) {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
         }
@@ -48,61 +48,4 @@ extension WorkerHarness {
 
     /// The worker process's log so far.
     var processLog: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-
-    /// The settings as the configuration file a user would write.
-    func yaml() -> String {
-        func quoted(_ text: String) -> String { "\"\(text)\"" }
-        func file(_ path: String?) -> String { path.map(quoted) ?? "null" }
-        func duration(_ value: Duration) -> String { "\(Int(value.components.seconds * 1000 + value.components.attoseconds / 1_000_000_000_000_000))ms" }
-        var lines = [
-            "worker:",
-            "  name: \(settings.worker.name)",
-            "  prefetch: \(settings.worker.prefetch)",
-            "  urgent_prefetch: \(settings.worker.urgentPrefetch)",
-            "  max_attempts: \(settings.worker.maxAttempts)",
-            "  shutdown_timeout: \(duration(settings.worker.shutdownTimeout))",
-            "  credential_backoff: \(duration(settings.worker.credentialBackoff))",
-            "  credential_watch_interval: \(settings.worker.credentialWatchInterval.map(duration) ?? "null")",
-            "amqp:",
-            "  urls: [\(settings.amqp.urls.map(quoted).joined(separator: ", "))]",
-            "  connection_name: \(settings.amqp.connectionName)",
-            "topology:",
-            "  jobs_exchange: \(settings.topology.jobsExchange)",
-            "  jobs_queue: \(settings.topology.jobsQueue)",
-            "  urgent_queue: \(settings.topology.urgentQueue ?? "null")",
-            "  team_lanes: [\(settings.topology.teamLanes.map { "{name: \($0.name), queue: \($0.queue), prefetch: \($0.prefetch.map(String.init) ?? "null")}" }.joined(separator: ", "))]",
-            "  partitions: \(settings.topology.partitions)",
-            "  retry_exchange: \(settings.topology.retryExchange)",
-            "  retry_queue_prefix: \(settings.topology.retryQueuePrefix)",
-            "  retry_tiers: [\(settings.topology.retryTiers.map(duration).joined(separator: ", "))]",
-            "  dead_exchange: \(settings.topology.deadExchange)",
-            "  dead_queue: \(settings.topology.deadQueue)",
-            "  results_exchange: \(settings.topology.resultsExchange)",
-            "  results_queue: \(settings.topology.resultsQueue ?? "null")",
-            "apns:",
-            "  endpoint: \(quoted(settings.apns.endpoint!.description))",
-            "  ca_file: \(quoted(settings.apns.caFile!))",
-            "  trust_system_store: false",
-            "  request_timeout: \(duration(settings.apns.requestTimeout))",
-            "log:",
-            "  level: \(settings.log.level.rawValue)",
-            "  format: \(settings.log.format.rawValue)",
-            "metrics:",
-            "  host: 127.0.0.1",
-            "  port: \(settings.metrics.port.map(String.init) ?? "null")",
-            "credentials:",
-        ]
-        for credential in settings.credentials {
-            lines += ["  - name: \(credential.name)", "    environment: \(credential.environment.rawValue)", "    topics: [\(credential.topics.joined(separator: ", "))]"]
-            switch credential.kind {
-            case .token(let team, let key, let keyFile, _, _):
-                lines += ["    type: token", "    team_id: \(team)", "    key_id: \(key)", "    key_file: \(quoted(keyFile))"]
-            case .pkcs12(let p12, let passwordFile):
-                lines += ["    type: certificate", "    p12_file: \(quoted(p12))", "    p12_password_file: \(file(passwordFile))"]
-            case .pem(let certificate, let key):
-                lines += ["    type: certificate", "    certificate_file: \(quoted(certificate))", "    key_file: \(quoted(key))"]
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
 }

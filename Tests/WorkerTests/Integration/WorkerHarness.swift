@@ -36,6 +36,7 @@ struct WorkerHarness {
         var settings = WorkerSettings()
         settings.worker.name = "test-worker"
         settings.log.level = .warning
+        settings.metrics.host = "127.0.0.1"
         settings.metrics.port = nil
         settings.worker.prefetch = 200
         settings.worker.maxAttempts = 3

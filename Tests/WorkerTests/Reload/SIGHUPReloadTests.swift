@@ -21,7 +21,7 @@ struct SIGHUPReloadTests {
         func rewrite(_ change: (inout WorkerSettings) -> Void) throws {
             var settings = harness.settings
             change(&settings)
-            try Data(WorkerHarness(mock: harness.mock, settings: settings, prefix: harness.prefix).yaml().utf8).write(to: URL(fileURLWithPath: configPath))
+            try Data(settings.yaml.utf8).write(to: URL(fileURLWithPath: configPath))
         }
         func reloadMetric() throws -> Double? {
             let body = try ProcessRun.blocking("/usr/bin/curl", ["-s", "http://127.0.0.1:\(metricsPort)/metrics"]).output
@@ -80,7 +80,7 @@ struct SIGHUPReloadTests {
         var settings = harness.settings
         settings.credentials[0].kind = .token(teamID: "TEAMID0001", keyID: "ROTATED001", keyFile: rotated.keyFile, allowInsecureKeyPermissions: false, refreshAge: 3000)
         // Written whole (a rename): this step is about noticing a change, not about half-written files.
-        try Data(WorkerHarness(mock: harness.mock, settings: settings, prefix: harness.prefix).yaml().utf8).write(to: URL(fileURLWithPath: configPath), options: .atomic)
+        try Data(settings.yaml.utf8).write(to: URL(fileURLWithPath: configPath), options: .atomic)
         try await waitUntil(harness) { occurrences("credentials reloaded") >= 1 }
         #expect(harness.processLog.contains("a watched file changed"))
         #expect(harness.processLog.contains("replaced=team-one"), "\(harness.processLog.suffix(1500))")

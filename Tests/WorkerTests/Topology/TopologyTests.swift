@@ -133,7 +133,7 @@ struct TopologyTests {
         let harness = try await WorkerHarness.make(setup: { $0.amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"] })
         let settings = harness.settings.amqp
         let topology = Topology(settings: harness.settings.topology)
-        let config = try TemporaryFile.write(harness.yaml(), mode: 0o600)
+        let config = try TemporaryFile.write(harness.settings.yaml, mode: 0o600)
         let printed = try ProcessRun.blocking(WorkerCommandLine.binary, ["declare", "--print-definitions", "--config", config])
         #expect(printed.status == 0)
         #expect(printed.output.contains("\"vhost\": \"\(vhost)\"") && !printed.output.contains("\"vhost\": \"/\""), "\(printed.output.prefix(400))")
