@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Lines of a YAML document: block sections of `key: value`, with values already written as YAML
 /// (scalars double-quoted where they are text, so no name, path or URL is read as anything else).
 struct YAMLWriter {
@@ -20,17 +22,17 @@ struct YAMLWriter {
         }
     }
 
-    /// A double-quoted scalar: backslashes, quotes and control characters escaped.
+    /// A double-quoted scalar: backslashes and quotes escaped, and every character some reader could
+    /// take for a line break (``UntrustedText/isControl(_:)``) as YAML's `\uXXXX`.
     static func quoted(_ text: String) -> String {
         var escaped = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": escaped += "\\\""
             case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                escaped += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            case _ where UntrustedText.isControl(scalar):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: escaped.unicodeScalars.append(scalar)
             }
         }

@@ -30,7 +30,7 @@ struct SettingsYAMLTests {
         settings.amqp.heartbeat = .seconds(7)
         settings.amqp.connectTimeout = .seconds(4)
         settings.amqp.startupTimeout = .seconds(30)
-        settings.amqp.connectionName = "fleet-a"
+        settings.amqp.connectionName = "fleet\ta\u{2028}b \\ \"c\""
         settings.amqp.tls = AMQPTLSSection()
         settings.amqp.tls.caFile = "/tls/ca.pem"
         settings.amqp.tls.certificateFile = "/tls/client.pem"
