@@ -77,11 +77,13 @@ CONF
   # The Prometheus endpoint listens on the AMQP port + 10000, as the single node's does.
   echo "[rabbitmq_random_exchange,rabbitmq_prometheus]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
   install -m 400 "$state/cookie" "$HOME/.erlang.cookie"
+  # A killed node's pid file names a process that is gone; `wait` must find only the new one's.
+  rm -f "$RABBITMQ_PID_FILE"
   rabbitmq_exec setsid rabbitmq-server > "$(dirname "$RABBITMQ_PID_FILE")/server.out" 2>&1 < /dev/null &
 }
 
 await_node() {
-  if ! rabbitmqctl -q wait "$RABBITMQ_PID_FILE" --timeout 120 > /dev/null || ! rabbitmqctl -q await_startup > /dev/null; then
+  if ! rabbitmq_await "$RABBITMQ_PID_FILE" 120; then
     echo "cluster: $RABBITMQ_NODENAME failed to start; last lines of its server.out:" >&2
     tail -n 20 "$(dirname "$RABBITMQ_PID_FILE")/server.out" >&2
     exit 1

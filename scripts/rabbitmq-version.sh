@@ -59,6 +59,24 @@ rabbitmq_exec() {
 # The scripts' rabbitmqctl calls then reach the right one.
 rabbitmqctl() { (rabbitmq_exec rabbitmqctl "$@"); }
 
+# Waits (up to $2 seconds) until the node writing pid file $1 serves. The node writes that file while
+# `rabbitmqctl wait` may read it: a half-written file reads as garbage_in_pid_file, and rabbitmqctl
+# gives up at once rather than reading again (a fresh-clone CI run of the cluster tier met it on a
+# restart). So that answer is asked again, for up to 10 s; any other failure returns at once.
+rabbitmq_await() {
+  local pid_file=$1 timeout=$2 output started=$SECONDS
+  while true; do
+    if output=$(rabbitmqctl -q wait "$pid_file" --timeout "$timeout" 2>&1); then
+      rabbitmqctl -q await_startup > /dev/null
+      return
+    fi
+    if [[ $output != *garbage_in_pid_file* ]] || (( SECONDS - started >= 10 )); then break; fi
+    sleep 0.2
+  done
+  echo "$output" >&2
+  return 1
+}
+
 # The upstream version of the rabbitmq-server package in use, e.g. 3.10.8.
 rabbitmq_release() {
   local admin=/var/lib/dpkg version

@@ -70,8 +70,9 @@ CONF
   # the Prometheus endpoint (on the AMQP port + 10000) is what the broker alert rules are tested against.
   echo "[rabbitmq_random_exchange,rabbitmq_prometheus]." > "$RABBITMQ_ENABLED_PLUGINS_FILE"
   epmd_start
+  rm -f "$RABBITMQ_PID_FILE"
   rabbitmq_exec setsid rabbitmq-server > "$state/server.out" 2>&1 < /dev/null &
-  if ! rabbitmqctl -q wait "$RABBITMQ_PID_FILE" --timeout 90 > /dev/null || ! rabbitmqctl -q await_startup > /dev/null; then
+  if ! rabbitmq_await "$RABBITMQ_PID_FILE" 90; then
     echo "rabbitmq: failed to start; last lines of $state/server.out:" >&2
     tail -n 20 "$state/server.out" >&2
     exit 1
