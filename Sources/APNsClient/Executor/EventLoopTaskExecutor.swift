@@ -7,10 +7,12 @@ public final class EventLoopTaskExecutor: TaskExecutor {
     /// The loop jobs run on.
     public let eventLoop: any EventLoop
 
+    /// An executor whose jobs run on `eventLoop`.
     public init(_ eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
     }
 
+    /// Runs `job` as the loop's next task.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
