@@ -40,10 +40,10 @@ struct ClientComparison {
                     clientRuns[callers, default: []].append(client)
                 }
             }
-            let h2 = Self.median(h2Runs, by: \.rate)
+            let h2 = h2Runs.median(by: \.rate)
             rows.append(("h2load, \(connections) connection(s)", h2.rate, h2.meanLatencyMilliseconds.map { String(format: "mean %.2f", $0) } ?? "-", "-", "-"))
             for callers in ClientBenchmark.Callers.allCases {
-                let client = Self.median(clientRuns[callers, default: []], by: \.rate)
+                let client = clientRuns[callers, default: []].median(by: \.rate)
                 let stats = client.statistics
                 print("  client, \(connections) connection(s), \(callers.label), median run: \(stats.connectionsEstablished) connections opened, GOAWAYs \(stats.goAwaysByReason), \(stats.refusedStreams) refused streams, \(stats.transparentResends) re-sends, \(stats.timeouts) timeouts")
                 rows.append((
@@ -58,7 +58,7 @@ struct ClientComparison {
         for row in rows {
             print(pad(row.0, 68) + pad(String(format: "%.0f", row.1), 17) + pad(row.2, 28) + pad(row.3, 14) + row.4)
         }
-        let medians = ratios.mapValues { $0.mapValues { $0.sorted()[$0.count / 2] } }
+        let medians = ratios.mapValues { $0.mapValues(\.median) }
         try writeJSON(rows: rows, ratios: medians)
         for callers in ClientBenchmark.Callers.allCases {
             let byConnections = ratios[callers, default: [:]]
@@ -67,10 +67,6 @@ struct ClientComparison {
                 medians[callers]?[1] ?? .nan, Self.list(byConnections[1, default: []].sorted()), medians[callers]?[4] ?? .nan, Self.list(byConnections[4, default: []].sorted())
             ))
         }
-    }
-
-    private static func median<T>(_ runs: [T], by rate: (T) -> Double) -> T {
-        runs.sorted { rate($0) < rate($1) }[runs.count / 2]
     }
 
     private static func list(_ ratios: [Double]) -> String { ratios.map { String(format: "%.2f", $0) }.joined(separator: ", ") }

@@ -27,10 +27,9 @@ struct AMQPClientBenchmark {
             brokerRatios.append(limitBroker / bareBroker)
             say(String(format: "| %d | %.0f | %.0f | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |", round, bare.rate, limit.rate, bareLoop, limitLoop, limitLoop / bareLoop, bareBroker, limitBroker, limitBroker / bareBroker))
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         say("")
-        say(String(format: "median limit loop ÷ bare C loop, CPU per job: %.2f (target ≤ 1.5)", median(loopRatios)))
-        say(String(format: "median broker CPU per job under the limit loop ÷ under the bare C loop: %.2f (target ≤ 1.1)", median(brokerRatios)))
+        say(String(format: "median limit loop ÷ bare C loop, CPU per job: %.2f (target ≤ 1.5)", loopRatios.median))
+        say(String(format: "median broker CPU per job under the limit loop ÷ under the bare C loop: %.2f (target ≤ 1.1)", brokerRatios.median))
         let traced = min(count, 20_000)
         let bareCalls = try await Syscalls.counted { _ = try await bench.bareLimit(count: traced, prefetch: prefetch, wrapper: $0) }
         let limitCalls = try await Syscalls.counted { _ = try await bench.brokerLimit(count: traced, prefetch: prefetch, wrapper: $0) }

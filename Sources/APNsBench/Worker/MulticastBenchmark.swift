@@ -111,7 +111,7 @@ struct MulticastBenchmark {
         for tokens in [1, 100, 1000] {
             var runs: [Figures] = []
             for _ in 0..<rounds { runs.append(try await run(tokens: tokens, notifications: tokens == 1 ? notifications / 2 : notifications)) }
-            let median = runs.sorted { $0.rate < $1.rate }[runs.count / 2]
+            let median = runs.median(by: \.rate)
             medians[tokens] = median
             print(String(format: "%10d  %15.0f  %15.1f  %15.1f  %12.0f", tokens, median.rate, median.brokerMicroseconds, median.workerMicroseconds, median.peakRSSMiB))
         }
@@ -124,7 +124,7 @@ struct MulticastBenchmark {
                 .run(connections: 2, streamsPerConnection: 1000, port: environment.mock.port))
             await environment.tearDown()
         }
-        let client = clientRuns.sorted { $0.cpuMicrosecondsPerNotification < $1.cpuMicrosecondsPerNotification }[clientRuns.count / 2]
+        let client = clientRuns.median(by: \.cpuMicrosecondsPerNotification)
         print(String(format: "client benchmark (2 connections, 2,000 in flight, as the worker's permits): %.0f notifications/s, %.1f µs CPU per notification (median of %d)", client.rate, client.cpuMicrosecondsPerNotification, clientRuns.count))
         if let single = medians[1], let hundred = medians[100], let thousand = medians[1000] {
             print(String(format: "100 tokens ÷ 1 token: %.1f× the notifications/s; 1,000 ÷ 1: %.1f×", hundred.rate / single.rate, thousand.rate / single.rate))

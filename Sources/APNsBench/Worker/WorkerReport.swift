@@ -66,12 +66,12 @@ struct WorkerReport: Codable {
             say(String(format: "  round %d: bare limit %.0f jobs/s, limit loop %.0f, ceiling %.0f, worker %.0f (peak RSS %.0f MiB): worker ÷ bare limit = %.2f, worker ÷ limit loop = %.2f, worker ÷ ceiling = %.2f", round, bare.rate, limit.rate, ceiling.rate, worker.rate, worker.peakRSSMiB ?? 0, result.bareRatio, result.ratio, worker.rate / ceiling.rate))
             say("    CPU µs per job: bare run \(WorkerBenchmark.describe(bare.cpuMicrosecondsPerJob)); limit run \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); ceiling run \(WorkerBenchmark.describe(ceiling.cpuMicrosecondsPerJob)); worker run \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
         }
-        let median = report.rounds.sorted { $0.bareRatio < $1.bareRatio }[report.rounds.count / 2]
+        let median = report.rounds.median(by: \.bareRatio)
         report.bareLimit = median.bare
         report.brokerLimit = median.limit
         report.ceiling = median.ceiling
         report.worker = median.worker
-        func medianOf(_ figure: (Round) -> Double) -> Double { report.rounds.map(figure).sorted()[report.rounds.count / 2] }
+        func medianOf(_ figure: (Round) -> Double) -> Double { report.rounds.map(figure).median }
         say(String(format: "  medians over the rounds: worker ÷ bare limit = %.2f, worker ÷ limit loop = %.2f, ceiling ÷ limit loop = %.2f, worker ÷ ceiling = %.2f", medianOf(\.bareRatio), medianOf(\.ratio), medianOf { $0.ceiling.rate / $0.limit.rate }, medianOf { $0.worker.rate / $0.ceiling.rate }))
         say(String(format: "  CPU per job, medians: worker %.1f µs (target ≤ 25); AMQP client ÷ bare C loop %.2f (target ≤ 2); broker under the worker ÷ under the bare loop %.2f (target ≤ 1)", medianOf { $0.worker.cpuMicrosecondsPerJob["worker"] ?? .nan }, medianOf(\.clientCPURatio), medianOf(\.brokerCPURatio)))
 
@@ -92,7 +92,7 @@ struct WorkerReport: Codable {
         }
 
         // The latency runs use prefetch 500 and 2 connections, so their maximum is that configuration's.
-        let maximum = report.rounds.map(\.worker.rate).sorted()[report.rounds.count / 2]
+        let maximum = report.rounds.map(\.worker.rate).median
         say(String(format: "latency, enqueue → result, at fixed offered loads (maximum: the median worker rate above, %.0f jobs/s; %.0f s each):", maximum, latencySeconds))
         for share in [0.25, 0.5, 0.75] {
             let run = try await bench.latency(rate: maximum * share, seconds: latencySeconds, prefetch: 500)
