@@ -144,4 +144,28 @@ struct LaneQueueTests {
         while let first = line.popFirst() { taken.append(first) }
         #expect(taken == Array(0..<500))
     }
+
+    @Test("what leaves a line is released at once, not held until the line compacts")
+    func releasesWhatLeft() {
+        final class Delivery {}
+        var line = FIFO<Delivery>()
+        weak var popped: Delivery?
+        weak var withdrawn: Delivery?
+        do {
+            let first = Delivery()
+            let second = Delivery()
+            popped = first
+            withdrawn = second
+            line.append(first)
+            line.append(second)
+            for _ in 0..<100 { line.append(Delivery()) }
+        }
+        _ = line.popFirst()
+        #expect(popped == nil, "a started delivery's body must not outlive its job in the line")
+        _ = line.remove { $0 === withdrawn }
+        #expect(withdrawn == nil)
+        #expect(line.count == 100)
+        while line.popFirst() != nil {}
+        #expect(line.isEmpty && line.first == nil)
+    }
 }
