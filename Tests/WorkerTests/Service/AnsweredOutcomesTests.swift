@@ -38,13 +38,13 @@ struct AnsweredOutcomesTests {
 
     @Test("beyond the byte budget the oldest are dropped, and the bytes stay within it")
     func bounded() {
-        // Each result costs its body (1,001 bytes), its route (7 + 16) and 256: 1,280 bytes.
-        let outcomes = AnsweredOutcomes(budget: 3 * 1280)
+        let each = AnsweredOutcomes.footprint(of: Self.result("a", size: 1000), key: Self.key("a"))
+        let outcomes = AnsweredOutcomes(budget: 3 * each)
         for (index, id) in ["a", "b", "c", "d", "e"].enumerated() {
             outcomes.remember(Self.key(id), Self.result(id, size: 1000), now: Self.start + .seconds(index))
         }
         #expect(outcomes.count == 3)
-        #expect(outcomes.bytes == 3 * 1280)
+        #expect(outcomes.bytes == 3 * each)
         #expect(outcomes.outcome(for: Self.key("a"), now: Self.start + .seconds(5)) == nil)
         #expect(outcomes.outcome(for: Self.key("b"), now: Self.start + .seconds(5)) == nil)
         #expect(outcomes.outcome(for: Self.key("e"), now: Self.start + .seconds(5)) != nil)
@@ -52,16 +52,32 @@ struct AnsweredOutcomesTests {
 
     @Test("a key remembered again keeps its newest outcome and is counted once")
     func rememberedAgain() {
-        let outcomes = AnsweredOutcomes(budget: 2 * 1280)
+        let each = AnsweredOutcomes.footprint(of: Self.result("a", size: 1000), key: Self.key("a"))
+        let outcomes = AnsweredOutcomes(budget: 2 * each)
         outcomes.remember(Self.key("a"), Self.result("a", size: 1000), now: Self.start)
         outcomes.remember(Self.key("b"), Self.result("b", size: 1000), now: Self.start + .seconds(1))
         outcomes.remember(Self.key("a"), Self.result("a", size: 1000), now: Self.start + .seconds(2))
-        #expect(outcomes.count == 2 && outcomes.bytes == 2 * 1280)
+        #expect(outcomes.count == 2 && outcomes.bytes == 2 * each)
         // "c" pushes out the oldest place: b's (a's first place is stale and skipped).
         outcomes.remember(Self.key("c"), Self.result("c", size: 1000), now: Self.start + .seconds(3))
         #expect(outcomes.outcome(for: Self.key("a"), now: Self.start + .seconds(3)) != nil)
         #expect(outcomes.outcome(for: Self.key("b"), now: Self.start + .seconds(3)) == nil)
         #expect(outcomes.count == 2)
+    }
+
+    @Test("an entry is counted as allocated: every buffer, long string, slot and header table, not only the body")
+    func footprint() {
+        let small = AnsweredOutcomes.footprint(of: Self.result("a"), key: Self.key("a"))
+        // Two slots each of the table and the order ring, the array, the body's buffer.
+        #expect(small >= 2 * (MemoryLayout<AnsweredOutcomes.Key>.stride + MemoryLayout<ContinuousClock.Instant>.stride) + MemoryLayout<Publication>.stride + 48)
+        #expect(AnsweredOutcomes.footprint(of: Self.result("a", size: 1000), key: Self.key("a")) - small >= 1000 - 16, "the body's buffer (the one-byte body's rounds up to 16)")
+        let longID = String(repeating: "j", count: 40)
+        #expect(AnsweredOutcomes.footprint(of: Self.result("a"), key: Self.key(longID)) - small >= 40, "a job id too long to be inline")
+        var retry = AMQPMessage(body: Array("{}".utf8))
+        retry.properties.headers = ["x-attempts": .int(2), "x-last-error": .string("Unregistered")]
+        let withHeaders = [Publication(exchange: "results", routingKey: "result.delivered", message: retry, kind: .retry(tier: "retry.1"))]
+        #expect(AnsweredOutcomes.footprint(of: withHeaders, key: Self.key("a")) - small >= 2 * MemoryLayout<AMQPFieldValue>.stride, "a header table")
+        #expect(AnsweredOutcomes.footprint(of: Self.result("a") + Self.result("b"), key: Self.key("a")) > small + 32, "a second publication")
     }
 
     @Test("an outcome older than the age limit is not used, and goes at the next remember")
