@@ -40,6 +40,18 @@ struct RedactorTests {
         #expect(Redactor.redact("amqp://rabbit:5672/") == "amqp://rabbit:5672/")
     }
 
+    @Test("the quick checks that skip a pattern let every match through: any case of bearer, 64 hex digits of either case, not 63")
+    func quickChecks() {
+        #expect(Redactor.redact("Authorization: BEARER abc.def") == "Authorization: BEARER <redacted>")
+        #expect(Redactor.redact("Bearer\tabc") == "Bearer <redacted>")
+        let upper = Self.token.uppercased()
+        #expect(Redactor.redact("device \(upper)") == "device \(upper.prefix(8))…")
+        let short = String(Self.token.dropLast())
+        #expect(Redactor.redact("not a token \(short)") == "not a token \(short)", "63 digits are not a device token")
+        #expect(Redactor.redact("x -----BEGIN EC PRIVATE KEY-----abc") == "x <key material redacted>")
+        #expect(Redactor.redact("job eyJ-like-id-7 done") == "job eyJ-like-id-7 done", "eyJ alone is no JWT")
+    }
+
     @Test("the log handler redacts the message and every metadata value before they are written")
     func handler() {
         let sink = CapturingLogHandler()
