@@ -135,6 +135,26 @@ def rate_limit_section(path):
     ])
 
 
+def logging_section(redact_path, malformed_path):
+    """The log redaction per line, and a worker on refused jobs that each log a warning."""
+    lines = quoted_section(redact_path, "## Logging (`apns-bench redact`, `apns-bench malformed`)", [
+        "Every line the worker logs, and every metadata value, passes through `Redactor` (JWTs, bearer",
+        "values, key material, URL passwords and device tokens never reach a log). Per logged line:",
+    ])
+    if os.path.exists(malformed_path):
+        lines += [
+            "A producer's bug as the worker meets it: every job refused (`BadDeviceToken`), each answered",
+            "with a result and a dead letter and logged as a warning, at the log level the worker ships",
+            "with (info):",
+            "",
+            "```",
+            open(malformed_path).read().strip(),
+            "```",
+            "",
+        ]
+    return lines
+
+
 def rate(run):
     return run["jobs"] / run["seconds"]
 
@@ -350,6 +370,7 @@ lines += multicast_section(os.path.join(folder, "multicast.txt"))
 lines += shares_section(os.path.join(folder, "shares.txt"))
 lines += rate_limit_section(os.path.join(folder, "rate-limit.txt"))
 lines += partition_section(os.path.join(folder, "partitions.txt"))
+lines += logging_section(os.path.join(folder, "redact.txt"), os.path.join(folder, "malformed.txt"))
 lines += [
     "## Provider tokens (`apns-bench jwt`)",
     "",
@@ -364,7 +385,8 @@ lines += [
     "(one limit, worker and ceiling run, with CPU per job), `.build/release/apns-bench client --count 200000 --rounds 3`,",
     "`.build/release/apns-bench latency --rate 5000 --with-broker`,",
     "`.build/release/apns-bench memory --in-flight 10000 [--connections 10]`, `.build/release/apns-bench profile`,",
-    "`.build/release/apns-bench jwt`, `.build/release/apns-bench amqp --count 100000 --rounds 5` (needs strace),",
+    "`.build/release/apns-bench jwt`, `.build/release/apns-bench redact`, `.build/release/apns-bench malformed`,",
+    "`.build/release/apns-bench amqp --count 100000 --rounds 5` (needs strace),",
     "`.build/release/apns-bench multicast --count 200000 --rounds 3`, and with `scripts/rabbitmq-cluster.sh start`, `.build/release/apns-bench partitions`. Plots:",
     "`/usr/bin/python3 scripts/plot-bench.py docs/benchmarks`.",
     "",

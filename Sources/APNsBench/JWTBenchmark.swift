@@ -24,23 +24,7 @@ struct JWTBenchmark {
         print("  a connection mints at most one token per 20 minutes, so signing costs < 1e-6 of a core per connection")
     }
 
-    /// Per-operation microseconds of each batch, summarised.
     private func measure(_ operation: () throws -> Void) throws -> (median: Double, p10: Double, p90: Double) {
-        let clock = ContinuousClock()
-        for _ in 0..<perBatch { try operation() }  // warm-up
-        var samples: [Double] = []
-        for _ in 0..<batches {
-            let elapsed = try clock.measure { for _ in 0..<perBatch { try operation() } }
-            samples.append(elapsed.microseconds / Double(perBatch))
-        }
-        samples.sort()
-        return (samples[samples.count / 2], samples[samples.count / 10], samples[samples.count * 9 / 10])
-    }
-}
-
-extension Duration {
-    var microseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+        try PerOperation(batches: batches, perBatch: perBatch).measure(operation)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WorkerConfiguration
 
 /// `apns-bench`: prints figures; never a pass/fail test. Run from the repository root (it reads the
 /// test fixtures and starts `mock-apns` from the same build folder); `apns-bench --help` lists the
@@ -12,10 +13,12 @@ func option(_ name: String, default value: String) -> String {
 
 let usage = """
     usage: apns-bench jwt [--batches N] [--per-batch N]
+           apns-bench redact [--batches N] [--per-batch N]                (the log redaction, per logged line)
            apns-bench client [--count N] [--streams N] [--rounds N]
            apns-bench client-only --port P [--count N] [--connections C] [--streams N] [--on-loop]
            apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
            apns-bench throughput [--count N] [--prefetch P] [--connections C] [--with-ceiling]
+           apns-bench malformed [--count N]                               (a worker on refused jobs, logging at info)
            apns-bench amqp [--count N] [--rounds R] [--prefetch P]      (the AMQP client against bare rabbitmq-c; needs strace)
            apns-bench memory [--in-flight N] [--connections C]
            apns-bench profile [--count N] [--seconds S] [--output DIR]
@@ -39,6 +42,8 @@ case "jwt":
         keyPath: option("--key", default: "Tests/Fixtures/keys/AuthKey_TESTKEY001.p8"),
         publicKeyPath: option("--public-key", default: "Tests/Fixtures/keys/AuthKey_TESTKEY001.pub.pem")
     )
+case "redact":
+    RedactionBenchmark(timing: PerOperation(batches: Int(option("--batches", default: "21"))!, perBatch: Int(option("--per-batch", default: "200"))!)).run()
 case "client":
     try await ClientComparison(
         count: Int(option("--count", default: "200000"))!,
@@ -74,6 +79,12 @@ case "limit-loop":
     )
 case "amqp":
     try await AMQPClientBenchmark(count: Int(option("--count", default: "100000"))!, rounds: Int(option("--rounds", default: "5"))!, prefetch: Int(option("--prefetch", default: "500"))!).run()
+case "malformed":
+    // A producer's bug as the worker meets it: every job refused (BadDeviceToken), each answered with a
+    // result and a dead letter and logged as a warning, at the log level the worker ships with (info).
+    let count = Int(option("--count", default: "20000"))!
+    let run = try await WorkerBenchmark().throughput(count: count, prefetch: 500, connections: 1, body: JobLoader.malformedBody(index:), logLevel: .info)
+    print(String(format: "%d malformed jobs, logged at info: %.0f jobs/s; CPU µs per job: %@", count, run.rate, WorkerBenchmark.describe(run.cpuMicrosecondsPerJob)))
 case "throughput":
     // The end-to-end ratio alone (for profiling): the broker's limit, then the worker, same jobs.
     let count = Int(option("--count", default: "100000"))!

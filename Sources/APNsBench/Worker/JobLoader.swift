@@ -15,6 +15,12 @@ enum JobLoader {
         return Array(fields.utf8) + payload(index: index) + [UInt8(ascii: "}")]
     }
 
+    /// A job the worker refuses (`BadDeviceToken`: three hex digits): a producer's bug, answered with
+    /// a result and a dead letter, and logged as a warning.
+    static func malformedBody(index: Int) -> [UInt8] {
+        Array(#"{"id":"bad-\#(index)","device_token":"abc","topic":"com.example.app","payload":"#.utf8) + payload(index: index) + [UInt8(ascii: "}")]
+    }
+
     /// The notification payload of job `index`: an order-shipped alert.
     static func payload(index: Int) -> [UInt8] {
         Array(

@@ -38,13 +38,16 @@ struct WorkerBenchmark {
 
     /// Pre-loads `count` jobs, starts `workers` worker processes, and times until all are acked (which
     /// happens only after their results are confirmed by the broker).
-    func throughput(count: Int, prefetch: Int, connections: Int, workers: Int = 1, mockArguments: [String] = []) async throws -> Throughput {
+    func throughput(
+        count: Int, prefetch: Int, connections: Int, workers: Int = 1, mockArguments: [String] = [],
+        body: (Int) -> [UInt8] = JobLoader.body(index:), logLevel: LogSection.Level = .error
+    ) async throws -> Throughput {
         let environment = try BenchEnvironment(prefetch: prefetch, connections: connections, mockArguments: mockArguments)
         let loader = try await environment.client("loader")
-        try await JobLoader.load(count, into: loader, topology: environment.settings.topology)
+        try await JobLoader.load(count, into: loader, topology: environment.settings.topology, body: body)
         await loader.close()
         let started = ContinuousClock.now
-        let processes = try (0..<workers).map { _ in try WorkerProcess(settings: environment.settings) }
+        let processes = try (0..<workers).map { _ in try WorkerProcess(settings: environment.settings, logLevel: logLevel) }
         var cpu = CPUMeter()
         cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
         cpu.start("worker", pids: processes.map(\.process.processIdentifier))

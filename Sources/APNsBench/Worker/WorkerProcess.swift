@@ -15,12 +15,12 @@ final class WorkerProcess {
     static func freeMetricsPort() -> Int { Int.random(in: 20_000..<32_000) }
 
     /// `secondTeam`: a second credential, `team-b` (key TESTKEY002 of team TEAMID0002, topic
-    /// com.example.other), next to `bench` (com.example.app). The worker logs errors only and serves
-    /// metrics on 127.0.0.1:`metricsPort`.
-    init(settings: WorkerSettings, metricsPort: Int = WorkerProcess.freeMetricsPort(), secondTeam: Bool = false) throws {
+    /// com.example.other), next to `bench` (com.example.app). The worker logs at `logLevel` (errors
+    /// only unless told) and serves metrics on 127.0.0.1:`metricsPort`.
+    init(settings: WorkerSettings, metricsPort: Int = WorkerProcess.freeMetricsPort(), secondTeam: Bool = false, logLevel: LogSection.Level = .error) throws {
         self.metricsPort = metricsPort
         var settings = settings
-        settings.log.level = .error
+        settings.log.level = logLevel
         settings.metrics.host = "127.0.0.1"
         settings.metrics.port = metricsPort
         settings.credentials = [Self.credential("bench", team: "TEAMID0001", key: "TESTKEY001", topic: "com.example.app")]
