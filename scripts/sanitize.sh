@@ -2,7 +2,8 @@
 # The sanitizer runs (`make sanitize`), each in a build folder of its own, against a private RabbitMQ:
 #  - ThreadSanitizer on the suites that exercise threads, continuations and @unchecked Sendable types:
 #    the AMQP client (its event loop, driver and continuations), the APNs client (event loops,
-#    APNsConnection), the mock server, TLS keys shared across threads, and the worker in-process.
+#    APNsConnection), the mock server, TLS keys shared across threads, the worker in-process, and the
+#    log redaction's patterns, shared by every thread that logs.
 #  - AddressSanitizer (with LeakSanitizer) on the protocol cores: JSON, HTTP/2, TLS, TLS with HTTP/2 in
 #    memory (Transport), AMQP encoding and decoding (rabbitmq-c as the codec, on recorded broker
 #    frames), APNs requests and responses, the mock's validation, and the fuzz corpus.
@@ -20,7 +21,7 @@ status=0
 for kind in "${kinds[@]}"; do
   case "$kind" in
     thread)
-      filter='AMQPTests|APNsClientTests|MockAPNsTests|TLSTests|WorkerTests\.(WorkerFlowTests|WorkerObservabilityTests|JobSlotsTests|JobsAtAPNsTests|UnsettledOutcomesTests)'
+      filter='AMQPTests|APNsClientTests|MockAPNsTests|TLSTests|WorkerTests\.(WorkerFlowTests|WorkerObservabilityTests|JobSlotsTests|JobsAtAPNsTests|UnsettledOutcomesTests|RedactorTests)'
       # ThreadSanitizer runs everything about ten times slower: tests stretch their short timeouts.
       export APNS_TEST_TIME_SCALE=10
       export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$root/Tests/Sanitizers/tsan.supp"

@@ -52,6 +52,19 @@ struct RedactorTests {
         #expect(Redactor.redact("job eyJ-like-id-7 done") == "job eyJ-like-id-7 done", "eyJ alone is no JWT")
     }
 
+    @Test("threads share the patterns: lines redacted at once, from the first use on, come out as one at a time")
+    func concurrently() async {
+        let line = "auth BEARER abc for \(Self.token) at amqp://u:pw-9@h/ with \(Self.jwt)"
+        let expected = "auth BEARER <redacted> for ab12ab12… at amqp://u:<redacted>@h/ with <jwt redacted>"
+        let outputs = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask { (0..<50).map { _ in Redactor.redact(line) } }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(outputs.count == 400 && outputs.allSatisfy { $0 == expected }, "\(Set(outputs))")
+    }
+
     @Test("the log handler redacts the message and every metadata value before they are written")
     func handler() {
         let sink = CapturingLogHandler()
