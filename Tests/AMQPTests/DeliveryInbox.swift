@@ -31,7 +31,13 @@ final class DeliveryInbox: Sendable {
     }
 
     /// Waits until `count` deliveries not yet taken have arrived (or `timeout` passed) and takes them all.
-    func take(_ count: Int, within timeout: Duration = .seconds(5)) async -> [AMQPDelivery] {
+    ///
+    /// The default is long because it is only reached when a delivery is late: a quorum queue hands
+    /// out the next message once the ack it waits for is committed through its Raft log, and under
+    /// the whole suite's load on two cores that once took more than 5 s (the CI of f27cabd, on
+    /// RabbitMQ 3.10: `prefetchPerQueue` saw nothing 5 s after its ack). Checks that nothing comes
+    /// pass a short `within`.
+    func take(_ count: Int, within timeout: Duration = .seconds(30)) async -> [AMQPDelivery] {
         _ = await wait(until: timeout) { $0.received.count - $0.taken >= count }
         return state.withLockedValue { state in
             defer { state.taken = state.received.count }
