@@ -116,22 +116,22 @@ final class AnsweredOutcomes: Sendable {
     static func footprint(of publications: [Publication], key: Key) -> Int {
         var bytes = 2 * (MemoryLayout<Key>.stride + MemoryLayout<Entry>.stride + MemoryLayout<(key: Key, at: ContinuousClock.Instant)>.stride)
         bytes += allocation(32 + publications.count * MemoryLayout<Publication>.stride)
-        bytes += heapBytes(of: key.jobID) + (key.retryCopy.map(heapBytes(of:)) ?? 0)
+        bytes += heapBytes(of: key.jobID) + heapBytes(of: key.retryCopy)
         for publication in publications {
             let message = publication.message
+            let properties = message.properties
             // Its count, not its capacity: Swift sets an array's capacity from the block malloc
             // handed out, which varies from run to run, so equal entries weighed differently (the
             // budget test that compares them failed in one of four runs). `allocation` adds
             // malloc's rounding.
             bytes += allocation(32 + message.body.count)
             bytes += heapBytes(of: publication.exchange) + heapBytes(of: publication.routingKey)
-            for text in [message.properties.contentType, message.properties.correlationID, message.properties.type, message.properties.appID] {
-                bytes += text.map(heapBytes(of:)) ?? 0
-            }
-            if !message.properties.headers.isEmpty {
+            bytes += heapBytes(of: properties.contentType) + heapBytes(of: properties.correlationID)
+            bytes += heapBytes(of: properties.type) + heapBytes(of: properties.appID)
+            if !properties.headers.isEmpty {
                 // The table (two slots per entry, as above), its keys, and an allowance for values.
-                bytes += allocation(64 + 2 * message.properties.headers.count * (MemoryLayout<String>.stride + MemoryLayout<AMQPFieldValue>.stride))
-                bytes += message.properties.headers.keys.reduce(0) { $0 + heapBytes(of: $1) + 32 }
+                bytes += allocation(64 + 2 * properties.headers.count * (MemoryLayout<String>.stride + MemoryLayout<AMQPFieldValue>.stride))
+                bytes += properties.headers.keys.reduce(0) { $0 + heapBytes(of: $1) + 32 }
             }
         }
         return bytes
@@ -142,9 +142,10 @@ final class AnsweredOutcomes: Sendable {
         (size + 8 + 15) & ~15
     }
 
-    /// A string's own buffer: Swift stores up to 15 UTF-8 bytes inline.
-    private static func heapBytes(of text: String) -> Int {
-        text.utf8.count <= 15 ? 0 : allocation(32 + text.utf8.count)
+    /// A string's own buffer (none for an absent one): Swift stores up to 15 UTF-8 bytes inline.
+    private static func heapBytes(of text: String?) -> Int {
+        guard let count = text?.utf8.count, count > 15 else { return 0 }
+        return allocation(32 + count)
     }
 
     /// The outcome remembered for `key`, if it is young enough.
