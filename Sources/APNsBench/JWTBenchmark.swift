@@ -16,15 +16,12 @@ struct JWTBenchmark {
         let message = Array("eyJhbGciOiJFUzI1NiIsImtpZCI6IlRFU1RLRVkwMDEifQ.eyJpc3MiOiJURUFNSUQwMDAxIiwiaWF0IjoxODAwMDAwMDAwfQ".utf8)
         let signature = try key.signature(for: message)
 
-        let mint = try measure { _ = try signer.token(issuedAt: Date()) }
-        let verify = try measure { precondition(publicKey.isValidSignature(signature, for: message)) }
+        let timing = PerOperation(batches: batches, perBatch: perBatch)
+        let mint = try timing.measure { _ = try signer.token(issuedAt: Date()) }
+        let verify = timing.measure { precondition(publicKey.isValidSignature(signature, for: message)) }
         print("provider token (ES256 JWT), \(batches) batches × \(perBatch), medians per operation:")
         print(String(format: "  mint a token:   %7.1f µs  (%.0f tokens/s on one core; p10 %.1f, p90 %.1f µs)", mint.median, 1e6 / mint.median, mint.p10, mint.p90))
         print(String(format: "  verify a token: %7.1f µs  (%.0f verifications/s on one core; p10 %.1f, p90 %.1f µs)", verify.median, 1e6 / verify.median, verify.p10, verify.p90))
         print("  a connection mints at most one token per 20 minutes, so signing costs < 1e-6 of a core per connection")
-    }
-
-    private func measure(_ operation: () throws -> Void) throws -> (median: Double, p10: Double, p90: Double) {
-        try PerOperation(batches: batches, perBatch: perBatch).measure(operation)
     }
 }
