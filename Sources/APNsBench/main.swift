@@ -23,7 +23,7 @@ let usage = """
            apns-bench memory [--in-flight N] [--connections C]
            apns-bench profile [--count N] [--seconds S] [--output DIR]
            apns-bench latency [--rate R] [--seconds S] [--prefetch P] [--with-broker]
-           apns-bench multicast [--count N] [--rounds R] [--fairness-only | --tokens N]
+           apns-bench multicast [--count N] [--rounds R] [--fairness-only [--urgent-only] | --tokens N]
            apns-bench shares                                             (team B's latency alone and behind team A's backlog)
            apns-bench partitions [--count N] [--partitions 1,3] [--workers W] [--rounds R]   (needs scripts/rabbitmq-cluster.sh start)
     Run from the repository root with the test broker up (scripts/rabbitmq.sh start; eval "$(scripts/rabbitmq.sh env)").
@@ -61,7 +61,7 @@ case "worker":
 case "multicast":
     let benchmark = MulticastBenchmark(notifications: Int(option("--count", default: "200000"))!, rounds: Int(option("--rounds", default: "3"))!)
     if arguments.contains("--fairness-only") {
-        try await benchmark.reportFairness()
+        try await benchmark.reportFairness(urgentOnly: arguments.contains("--urgent-only"))
     } else if let tokens = Int(option("--tokens", default: "")) {
         // One size only (for profiling): one run, its figures.
         let figures = try await benchmark.run(tokens: tokens, notifications: benchmark.notifications, prefetch: Int(option("--prefetch", default: "500"))!)

@@ -10,9 +10,15 @@ enum JobLoader {
 
     /// A job with its own `id` and `topic`.
     static func body(index: Int, id: String, topic: String) -> [UInt8] {
-        let token = "a" + (0..<63).map { _ in String("0123456789abcdef".randomElement()!) }.joined()
-        let fields = #"{"id":"\#(id)","device_token":"\#(token)","topic":"\#(topic)","payload":"#
+        let fields = #"{"id":"\#(id)","device_token":"\#(randomToken())","topic":"\#(topic)","payload":"#
         return Array(fields.utf8) + payload(index: index) + [UInt8(ascii: "}")]
+    }
+
+    /// A random 32-byte device token in hex, starting with `a` as the benchmarks always have. Built
+    /// from bytes: 200,000 tokens for a multicast backlog took the benchmark seconds as strings.
+    static func randomToken() -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: [UInt8(ascii: "a")] + (0..<63).map { _ in digits.randomElement()! }, as: UTF8.self)
     }
 
     /// A job the worker refuses (`BadDeviceToken`: three hex digits): a producer's bug, answered with
@@ -31,7 +37,8 @@ enum JobLoader {
     /// Publishes `count` stamped jobs at `rate` per second, a small batch every 2 ms: a steady offered
     /// load (in 10 ms batches the bursts themselves doubled the median latency).
     static func publishSteadily(
-        _ count: Int, rate: Double, into client: AMQPClient, topology: TopologySection, routingKey: String? = nil, body: (Int) -> [UInt8] = JobLoader.body(index:)
+        _ count: Int, rate: Double, into client: AMQPClient, topology: TopologySection, routingKey: String? = nil,
+        times: ResultLatencies.PublishTimes? = nil, body: (Int) -> [UInt8] = JobLoader.body(index:)
     ) async throws {
         let tick = 0.002
         let clock = ContinuousClock()
@@ -43,7 +50,7 @@ enum JobLoader {
             let batch = min(Int(owed), count - sent)
             owed -= Double(batch)
             if batch > 0 {
-                try await load(batch, into: client, topology: topology, from: sent, stamp: true, routingKey: routingKey, body: body)
+                try await load(batch, into: client, topology: topology, from: sent, stamp: true, routingKey: routingKey, times: times, body: body)
                 sent += batch
             }
             try await clock.sleep(until: start + .seconds(Double(sent) / rate + tick))
@@ -53,10 +60,10 @@ enum JobLoader {
     /// Publishes `count` jobs (`body` of each index: ``body(index:)`` by default), at most `window`
     /// awaiting confirms; `stamp` adds a `published-at` header (milliseconds) so results carry
     /// end-to-end latency; `routingKey` is the jobs exchange's (the urgent lane's, say) instead of
-    /// the bulk one.
+    /// the bulk one; `times` records when each job was handed to the broker.
     static func load(
         _ count: Int, into client: AMQPClient, topology: TopologySection, from start: Int = 0, window: Int = 2000, stamp: Bool = false,
-        routingKey: String? = nil, body: (Int) -> [UInt8] = JobLoader.body(index:)
+        routingKey: String? = nil, times: ResultLatencies.PublishTimes? = nil, body: (Int) -> [UInt8] = JobLoader.body(index:)
     ) async throws {
         let routingKey = routingKey ?? topology.jobsRoutingKey
         try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
@@ -67,6 +74,7 @@ enum JobLoader {
                 properties.persistent = true
                 if stamp { properties.headers["published-at"] = .int(Int64(Date().timeIntervalSince1970 * 1000)) }
                 let message = AMQPMessage(body: body(index), properties: properties)
+                times?.record(index)
                 group.addTask {
                     try await client.publish(exchange: topology.jobsExchange, routingKey: routingKey, message: message, mandatory: true)
                 }

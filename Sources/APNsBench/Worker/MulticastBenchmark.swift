@@ -46,7 +46,7 @@ struct MulticastBenchmark {
     /// Publishes `jobs` alerts of `tokens` random tokens each (a single `device_token` when 1).
     static func load(_ jobs: Int, tokens: Int, into client: AMQPClient, topology: TopologySection, idPrefix: String = "job") async throws {
         try await JobLoader.load(jobs, into: client, topology: topology, window: 500) { index in
-            let list = (0..<tokens).map { _ in "\"a" + (0..<63).map { _ in String("0123456789abcdef".randomElement()!) }.joined() + "\"" }
+            let list = (0..<tokens).map { _ in "\"" + JobLoader.randomToken() + "\"" }
             let target = tokens == 1 ? "\"device_token\":\(list[0])" : "\"device_tokens\":[\(list.joined(separator: ","))]"
             return Array(#"{"id":"\#(idPrefix)-\#(index)",\#(target),"topic":"com.example.app","payload":"#.utf8) + JobLoader.payload(index: index) + [UInt8(ascii: "}")]
         }
@@ -61,47 +61,84 @@ struct MulticastBenchmark {
         case singles
     }
 
-    /// Latency of single jobs published steadily (1,000/s for 8 s), alone or behind a backlog loaded
-    /// just before them: what a large multicast (or a campaign of single jobs) costs everyone else;
-    /// `urgent`, with the measured jobs in the urgent lane.
-    func fairness(ahead backlog: Backlog, urgent: Bool = false) async throws -> (p50: Double, p99: Double, count: Int) {
+    /// One ``fairness(ahead:urgent:)`` run's figures.
+    struct Fairness {
+        /// Publication → result of the steady single jobs; behind a multicast backlog, only of those
+        /// published while it drained.
+        let latency: LatencySummary
+        /// The same jobs' `latency_ms` as the worker reports it (until their results leave it).
+        let worker: LatencySummary
+        /// How many results that is.
+        let count: Int
+        /// How long the multicast backlog took to drain from the first steady job's publication
+        /// (nil without one, or when it outlasted the steady jobs).
+        let drainSeconds: Double?
+    }
+
+    /// Latency of single jobs published steadily (1,000/s for 8 s), alone or with a backlog queued
+    /// before the worker starts: what a large multicast (or a campaign of single jobs) costs everyone
+    /// else; `urgent`, with the measured jobs in the urgent lane.
+    func fairness(ahead backlog: Backlog, urgent: Bool = false) async throws -> Fairness {
         let environment = try BenchEnvironment(prefetch: 500, connections: 2)
         let client = try await environment.client("fairness")
+        let topology = environment.settings.topology
+        switch backlog {
+        case .none: break
+        case .multicast: try await Self.load(20, tokens: 10_000, into: client, topology: topology, idPrefix: "multicast")
+        case .singles: try await Self.load(100_000, tokens: 1, into: client, topology: topology, idPrefix: "campaign")
+        }
         let worker = try WorkerProcess(settings: environment.settings)
         while worker.acked() == nil {
             try worker.checkRunning()
             try await Task.sleep(for: .milliseconds(100))
         }
-        switch backlog {
-        case .none: break
-        case .multicast: try await Self.load(20, tokens: 10_000, into: client, topology: environment.settings.topology, idPrefix: "multicast")
-        case .singles: try await Self.load(100_000, tokens: 1, into: client, topology: environment.settings.topology, idPrefix: "campaign")
-        }
         let total = 8_000
-        let topology = environment.settings.topology
-        try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: topology, routingKey: topology.routingKey(of: urgent ? .urgent : .bulk))
-        // Single jobs only: not the multicast backlog's results, nor the campaign's.
-        let latencies = try await ResultLatencies.collect(from: client, queue: topology.resultsQueue!, count: total) {
-            $0.tokens == nil && $0.id?.hasPrefix("campaign-") != true
+        let results = try await environment.client("fairness-results")
+        // Single jobs only: not the multicast backlog's results (each marks how far it drained), nor
+        // the campaign's.
+        let timed = try await ResultLatencies.timed(consumer: results, queue: topology.resultsQueue!, count: total) {
+            $0.tokens == nil && $0.id?.hasPrefix("job-") == true
+        } marking: {
+            $0.id?.hasPrefix("multicast-") == true
+        } publish: { times in
+            try await JobLoader.publishSteadily(total, rate: 1_000, into: client, topology: topology, routingKey: topology.routingKey(of: urgent ? .urgent : .bulk), times: times)
         }
+        await results.close()
         await client.close()
         worker.stop()
         await environment.tearDown()
-        return latencies
+        guard backlog == .multicast, timed.marks.count == 20, let drained = timed.marks.max(), let first = timed.samples.map(\.published).min() else {
+            return Fairness(latency: timed.summary(), worker: timed.workerSummary(), count: timed.samples.count, drainSeconds: nil)
+        }
+        let during = timed.samples.filter { $0.published < drained }.count
+        return Fairness(
+            latency: timed.summary(publishedBefore: drained), worker: timed.workerSummary(publishedBefore: drained), count: during,
+            drainSeconds: (drained - first) / .seconds(1)
+        )
     }
 
-    func reportFairness() async throws {
-        let alone = try await fairness(ahead: .none)
-        let behind = try await fairness(ahead: .multicast)
-        print(String(format: "single jobs at 1,000/s: p50 %.0f ms, p99 %.0f ms alone; p50 %.0f ms, p99 %.0f ms with 20 × 10,000-token jobs in flight", alone.p50, alone.p99, behind.p50, behind.p99))
-        let urgentAlone = try await fairness(ahead: .none, urgent: true)
+    /// The lanes' lines; `urgentOnly`, just the urgent lane alone and behind multicast (for A/B pairs).
+    func reportFairness(urgentOnly: Bool = false) async throws {
+        func during(_ run: Fairness) -> String {
+            run.drainSeconds.map { String(format: " (%d jobs published while it drained, %.1f s)", run.count, $0) } ?? " (it outlasted the steady jobs)"
+        }
+        func inWorker(_ run: Fairness) -> String {
+            String(format: "; until their results left the worker (its latency_ms): p50 %.0f ms, p99 %.0f ms", run.worker.p50, run.worker.p99)
+        }
+        if !urgentOnly {
+            let alone = try await fairness(ahead: .none).latency
+            let behind = try await fairness(ahead: .multicast)
+            print(String(format: "single jobs at 1,000/s: p50 %.1f ms, p99 %.1f ms alone; p50 %.1f ms, p99 %.1f ms while 20 × 10,000-token jobs drain", alone.p50, alone.p99, behind.latency.p50, behind.latency.p99) + during(behind))
+        }
+        let urgentAlone = try await fairness(ahead: .none, urgent: true).latency
         let urgentBehind = try await fairness(ahead: .multicast, urgent: true)
-        print(String(format: "urgent single jobs at 1,000/s: p50 %.0f ms, p99 %.0f ms alone; p50 %.0f ms, p99 %.0f ms with 200,000 bulk notifications (20 × 10,000 tokens) queued ahead: p99 ratio %.2f",
-                     urgentAlone.p50, urgentAlone.p99, urgentBehind.p50, urgentBehind.p99, urgentBehind.p99 / max(urgentAlone.p99, 1)))
-        let bulkBehindCampaign = try await fairness(ahead: .singles)
+        print(String(format: "urgent single jobs at 1,000/s: p50 %.1f ms, p99 %.1f ms alone; p50 %.1f ms, p99 %.1f ms while 200,000 queued bulk notifications (20 × 10,000 tokens) drain: p99 ratio %.2f",
+                     urgentAlone.p50, urgentAlone.p99, urgentBehind.latency.p50, urgentBehind.latency.p99, urgentBehind.latency.p99 / urgentAlone.p99) + during(urgentBehind) + inWorker(urgentBehind))
+        guard !urgentOnly else { return }
+        let bulkBehindCampaign = try await fairness(ahead: .singles).latency
         let urgentBehindCampaign = try await fairness(ahead: .singles, urgent: true)
-        print(String(format: "behind 100,000 queued single bulk jobs, jobs at 1,000/s: bulk p50 %.0f ms, p99 %.0f ms; urgent p50 %.0f ms, p99 %.0f ms",
-                     bulkBehindCampaign.p50, bulkBehindCampaign.p99, urgentBehindCampaign.p50, urgentBehindCampaign.p99))
+        print(String(format: "behind 100,000 queued single bulk jobs, jobs at 1,000/s: bulk p50 %.0f ms, p99 %.0f ms; urgent p50 %.1f ms, p99 %.1f ms",
+                     bulkBehindCampaign.p50, bulkBehindCampaign.p99, urgentBehindCampaign.latency.p50, urgentBehindCampaign.latency.p99) + inWorker(urgentBehindCampaign))
     }
 
     func report() async throws {

@@ -1,24 +1,80 @@
 import AMQP
+import Synchronization
 import Worker
 
-/// Enqueue → result latencies read from a results queue, as the worker reports them (`latency_ms`).
+/// Publication → result latencies as a producer sees them: from the moment a job is handed to the
+/// broker to the moment its result arrives on the results queue, on this process's clock with
+/// microsecond resolution. The worker's own `latency_ms` is whole milliseconds from a millisecond
+/// stamp, so a p99 of 2 ms alone and 4 ms under load could be a ratio anywhere from 1.3 to 4.
 enum ResultLatencies {
-    /// Consumes `queue` until `count` results that `counts` accepts have come, acking every one, and
-    /// returns their median, 99th percentile and number.
-    static func collect(
-        from client: AMQPClient, queue: String, count: Int, counting counts: (JobResult) -> Bool
-    ) async throws -> (p50: Double, p99: Double, count: Int) {
-        var latencies: [Double] = []
-        let results = try await client.consume(queue: queue, prefetch: 2000)
-        for await delivery in results {
-            if let result = try? JobResult.decode(delivery.message.body), counts(result), let latency = result.latencyMS {
-                latencies.append(Double(latency))
-            }
-            await client.ack(delivery)
-            if latencies.count >= count { break }
+    /// When each job, by its index, was handed to the broker.
+    final class PublishTimes: Sendable {
+        private let times = Mutex<[Int: ContinuousClock.Instant]>([:])
+
+        func record(_ index: Int) {
+            let now = ContinuousClock.now
+            times.withLock { $0[index] = now }
         }
-        await client.cancelConsuming()
-        let sorted = latencies.sorted()
-        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted.count)
+
+        func time(of index: Int) -> ContinuousClock.Instant? {
+            times.withLock { $0[index] }
+        }
+    }
+
+    /// What one timed run saw.
+    struct Timed {
+        /// Each counted result: when its job was published, how long until its result came (ms), and
+        /// the worker's own `latency_ms` (publication to the result's publishing, whole milliseconds).
+        var samples: [(published: ContinuousClock.Instant, milliseconds: Double, workerMilliseconds: Double)] = []
+        /// When each result that `marking` picked came (a backlog's, say).
+        var marks: [ContinuousClock.Instant] = []
+
+        /// The percentiles of the samples whose job was published before `instant` (all of them
+        /// when nil).
+        func summary(publishedBefore instant: ContinuousClock.Instant? = nil) -> LatencySummary {
+            LatencySummary(samples.filter { sample in instant.map { sample.published < $0 } ?? true }.map(\.milliseconds))
+        }
+
+        /// The same of the worker's `latency_ms`: what of the latency is spent before the result
+        /// leaves the worker, the rest being the broker's and this consumer's.
+        func workerSummary(publishedBefore instant: ContinuousClock.Instant? = nil) -> LatencySummary {
+            LatencySummary(samples.filter { sample in instant.map { sample.published < $0 } ?? true }.map(\.workerMilliseconds))
+        }
+    }
+
+    /// Consumes `queue` on `consumer` while `publish` runs, until `count` results that `counts`
+    /// accepts have come, acking every result. A counted result's job index is the number after the
+    /// last `-` of its id.
+    static func timed(
+        consumer: AMQPClient, queue: String, count: Int, counting counts: @escaping @Sendable (JobResult) -> Bool,
+        marking marks: @escaping @Sendable (JobResult) -> Bool = { _ in false },
+        publish: @escaping @Sendable (PublishTimes) async throws -> Void
+    ) async throws -> Timed {
+        let times = PublishTimes()
+        let results = try await consumer.consume(queue: queue, prefetch: 2000)
+        let publishing = Task {
+            do { try await publish(times) } catch {
+                await consumer.cancelConsuming()  // ends the wait below, which then rethrows this
+                throw error
+            }
+        }
+        var timed = Timed()
+        timed.samples.reserveCapacity(count)
+        for await delivery in results {
+            let arrived = ContinuousClock.now
+            if let result = try? JobResult.decode(delivery.message.body) {
+                if counts(result), let index = result.id?.split(separator: "-").last.flatMap({ Int($0) }), let sent = times.time(of: index) {
+                    timed.samples.append((sent, (arrived - sent) / .milliseconds(1), Double(result.latencyMS ?? 0)))
+                } else if marks(result) {
+                    timed.marks.append(arrived)
+                }
+            }
+            await consumer.ack(delivery)
+            if timed.samples.count >= count { break }
+        }
+        await consumer.cancelConsuming()
+        try await publishing.value
+        guard !timed.samples.isEmpty else { throw BenchError("no result of the timed jobs arrived on \(queue)") }
+        return timed
     }
 }
