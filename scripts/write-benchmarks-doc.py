@@ -106,7 +106,8 @@ def multicast_section(path):
         "reserved streams, and pacing holds bulk multicast requests to what the worker keeps up with:",
         "docs/operations.md, \"Pacing bulk multicast\"); the worst urgent jobs are those of the moments when",
         "several multicast jobs end together (30–40 ms; some lose it before their result leaves the worker,",
-        "some after).",
+        "some after). Urgent jobs' tasks run at high priority, so the senders' resumptions do not queue",
+        "ahead of them (docs/decisions.md: urgent p99 31 → 19 ms, medians of six alternating pairs).",
         "Issue 26's 2× is not met on these two cores, shared by the worker, the broker and the mock.",
         "",
         "Until 2026-11-26 this benchmark queued the backlog after the worker had started, while the worker",
@@ -133,7 +134,7 @@ def shares_section(path):
         "at once: with every answer taking exactly 1 s, the 500 jobs A runs end together once a second, and",
         "the worker publishes 500 results, acks 500 deliveries and starts 500 requests in one burst that B's",
         "jobs of that moment wait behind (about 1% of them: the p99). With A's answers spread over 0.5–1.5 s",
-        "(the same 1 s on average; APNs' answers do vary) the bursts are gone and the target is met, narrowly.",
+        "(the same 1 s on average; APNs' answers do vary) the bursts are gone and the target is met.",
         "The urgent lane shows the same: the burst is CPU, which no lane reserves.",
     ])
 
