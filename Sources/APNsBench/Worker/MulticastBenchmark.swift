@@ -55,11 +55,14 @@ struct MulticastBenchmark {
     /// What is queued ahead of the single jobs ``fairness(ahead:urgent:)`` measures.
     enum Backlog {
         case none
-        /// 20 jobs of 10,000 tokens: 200,000 notifications.
+        /// ``multicastBacklogJobs`` jobs of 10,000 tokens: 200,000 notifications.
         case multicast
         /// 100,000 single jobs.
         case singles
     }
+
+    /// How many multicast jobs the multicast backlog is.
+    static let multicastBacklogJobs = 20
 
     /// One ``fairness(ahead:urgent:)`` run's figures.
     struct Fairness {
@@ -84,7 +87,7 @@ struct MulticastBenchmark {
         let topology = environment.settings.topology
         switch backlog {
         case .none: break
-        case .multicast: try await Self.load(20, tokens: 10_000, into: client, topology: topology, idPrefix: "multicast")
+        case .multicast: try await Self.load(Self.multicastBacklogJobs, tokens: 10_000, into: client, topology: topology, idPrefix: "multicast")
         case .singles: try await Self.load(100_000, tokens: 1, into: client, topology: topology, idPrefix: "campaign")
         }
         let worker = try WorkerProcess(settings: environment.settings)
@@ -107,7 +110,7 @@ struct MulticastBenchmark {
         await client.close()
         worker.stop()
         await environment.tearDown()
-        guard backlog == .multicast, timed.marks.count == 20, let drained = timed.marks.max(), let first = timed.samples.map(\.published).min() else {
+        guard backlog == .multicast, timed.marks.count == Self.multicastBacklogJobs, let drained = timed.marks.max(), let first = timed.samples.map(\.published).min() else {
             return Fairness(latency: timed.summary(), worker: timed.workerSummary(), count: timed.samples.count, drainSeconds: nil)
         }
         let during = timed.samples.filter { $0.published < drained }.count
