@@ -17,14 +17,6 @@ struct LaneQueue: Sendable {
         let delivery: AMQPDelivery
         let lane: Lane
         let credential: String
-
-        /// The priority of the job's task: high for an urgent job, inherited for the others. Every
-        /// job's steps run on Swift's shared threads, and while a bulk multicast backlog drains, each
-        /// batch of APNs answers resumes a hundred or more of its senders there at once; an urgent job
-        /// at the same priority waited behind them at each of its steps. Measured on loopback (six
-        /// alternating pairs of `apns-bench multicast --fairness-only --urgent-only`): urgent p99
-        /// while 200,000 bulk notifications drain, median 31 → 19 ms; the median job did not move.
-        var taskPriority: TaskPriority? { lane.isUrgent ? .high : nil }
     }
 
     /// One credential's slots in use and its waiting deliveries, each with its arrival number.

@@ -206,7 +206,7 @@ public final class WorkerService: Service {
             }
             while let started = await intake.next() {
                 metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
-                group.addTask(priority: started.taskPriority) { [self] in
+                group.addTask { [self] in
                     await processor.process(started.delivery)
                     intake.finished(started)
                     metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)

@@ -168,19 +168,4 @@ struct LaneQueueTests {
         while line.popFirst() != nil {}
         #expect(line.isEmpty && line.first == nil)
     }
-
-    @Test("an urgent job's task runs at high priority, a bulk job's at the priority it inherits")
-    func urgentTaskPriority() async {
-        var queue = LaneQueue(limit: 4, reserved: 1)
-        queue.arrived(Self.delivery(1), lane: .bulk, credential: "", weight: 1)
-        queue.arrived(Self.delivery(2), lane: .urgent, credential: "", weight: 1)
-        let urgent = queue.start()
-        let bulk = queue.start()
-        #expect(urgent?.lane == .urgent && bulk?.lane == .bulk)
-        // What the task itself sees, as the worker starts it.
-        let urgentPriority = await Task(priority: urgent?.taskPriority) { Task.currentPriority }.value
-        let bulkPriority = await Task(priority: bulk?.taskPriority) { Task.currentPriority }.value
-        #expect(urgentPriority == .high)
-        #expect(bulkPriority < .high)
-    }
 }
