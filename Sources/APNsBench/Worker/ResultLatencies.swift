@@ -5,17 +5,19 @@ import Worker
 /// Publication → result latencies as a producer sees them: from the moment a job is handed to the
 /// broker to the moment its result arrives on the results queue, on this process's clock with
 /// microsecond resolution. The worker's own `latency_ms` is whole milliseconds from a millisecond
-/// stamp, so a p99 of 2 ms alone and 4 ms under load could be a ratio anywhere from 1.3 to 4.
+/// stamp, so a p99 of 2 ms alone and 4 ms under load could be a ratio anywhere from 1 to 5.
 enum ResultLatencies {
     /// When each job, by its index, was handed to the broker.
     final class PublishTimes: Sendable {
         private let times = Mutex<[Int: ContinuousClock.Instant]>([:])
 
+        /// Notes that job `index` is being handed to the broker now.
         func record(_ index: Int) {
             let now = ContinuousClock.now
             times.withLock { $0[index] = now }
         }
 
+        /// When job `index` was handed to the broker, if it was.
         func time(of index: Int) -> ContinuousClock.Instant? {
             times.withLock { $0[index] }
         }
@@ -25,7 +27,7 @@ enum ResultLatencies {
     struct Timed {
         /// Each counted result: when its job was published, how long until its result came (ms), and
         /// the worker's own `latency_ms` (publication to the result's publishing, whole milliseconds).
-        var samples: [(published: ContinuousClock.Instant, milliseconds: Double, workerMilliseconds: Double)] = []
+        var samples: [(published: ContinuousClock.Instant, milliseconds: Double, workerMilliseconds: Double?)] = []
         /// When each result that `marking` picked came (a backlog's, say).
         var marks: [ContinuousClock.Instant] = []
 
@@ -38,7 +40,7 @@ enum ResultLatencies {
         /// The same of the worker's `latency_ms`: what of the latency is spent before the result
         /// leaves the worker, the rest being the broker's and this consumer's.
         func workerSummary(publishedBefore instant: ContinuousClock.Instant? = nil) -> LatencySummary {
-            LatencySummary(samples.filter { sample in instant.map { sample.published < $0 } ?? true }.map(\.workerMilliseconds))
+            LatencySummary(samples.filter { sample in instant.map { sample.published < $0 } ?? true }.compactMap(\.workerMilliseconds))
         }
     }
 
@@ -64,7 +66,7 @@ enum ResultLatencies {
             let arrived = ContinuousClock.now
             if let result = try? JobResult.decode(delivery.message.body) {
                 if counts(result), let index = result.id?.split(separator: "-").last.flatMap({ Int($0) }), let sent = times.time(of: index) {
-                    timed.samples.append((sent, (arrived - sent) / .milliseconds(1), Double(result.latencyMS ?? 0)))
+                    timed.samples.append((sent, (arrived - sent) / .milliseconds(1), result.latencyMS.map(Double.init)))
                 } else if marks(result) {
                     timed.marks.append(arrived)
                 }
