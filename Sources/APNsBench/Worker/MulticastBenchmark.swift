@@ -137,8 +137,8 @@ struct MulticastBenchmark {
         }
         let urgentAlone = try await fairness(ahead: .none, urgent: true).latency
         let urgentBehind = try await fairness(ahead: .multicast, urgent: true)
-        print(String(format: "urgent single jobs at 1,000/s: p50 %.1f ms, p99 %.1f ms alone; p50 %.1f ms, p99 %.1f ms while %d queued bulk notifications (%d × 10,000 tokens) drain: p99 ratio %.2f",
-                     urgentAlone.p50, urgentAlone.p99, urgentBehind.latency.p50, urgentBehind.latency.p99, Self.multicastBacklogJobs * 10_000, Self.multicastBacklogJobs,
+        print(String(format: "urgent single jobs at 1,000/s: p50 %.1f ms, p99 %.1f ms alone; p50 %.1f ms, p99 %.1f ms while %d,000 queued bulk notifications (%d × 10,000 tokens) drain: p99 ratio %.2f",
+                     urgentAlone.p50, urgentAlone.p99, urgentBehind.latency.p50, urgentBehind.latency.p99, Self.multicastBacklogJobs * 10, Self.multicastBacklogJobs,
                      urgentBehind.latency.p99 / urgentAlone.p99) + during(urgentBehind) + inWorker(urgentBehind))
         guard !urgentOnly else { return }
         let bulkBehindCampaign = try await fairness(ahead: .singles).latency
