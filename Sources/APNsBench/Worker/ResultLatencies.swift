@@ -46,10 +46,10 @@ enum ResultLatencies {
 
     /// Consumes `queue` on `consumer` while `publish` runs, until `count` results that `counts`
     /// accepts have come, acking every result. A counted result's job index is the number after the
-    /// last `-` of its id.
+    /// last `-` of its id. Throws when they have not all come within `timeout` (a worker that died).
     static func timed(
         consumer: AMQPClient, queue: String, count: Int, counting counts: @escaping @Sendable (JobResult) -> Bool,
-        marking marks: @escaping @Sendable (JobResult) -> Bool = { _ in false },
+        marking marks: @escaping @Sendable (JobResult) -> Bool = { _ in false }, timeout: Duration = .seconds(600),
         publish: @escaping @Sendable (PublishTimes) async throws -> Void
     ) async throws -> Timed {
         let times = PublishTimes()
@@ -60,6 +60,11 @@ enum ResultLatencies {
                 throw error
             }
         }
+        let deadline = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            await consumer.cancelConsuming()  // ends the wait below short of `count`
+        }
+        defer { deadline.cancel() }
         var timed = Timed()
         timed.samples.reserveCapacity(count)
         for await delivery in results {
@@ -76,7 +81,9 @@ enum ResultLatencies {
         }
         await consumer.cancelConsuming()
         try await publishing.value
-        guard !timed.samples.isEmpty else { throw BenchError("no result of the timed jobs arrived on \(queue)") }
+        guard timed.samples.count >= count else {
+            throw BenchError("\(timed.samples.count) of \(count) timed results arrived on \(queue) within \(timeout)")
+        }
         return timed
     }
 }
