@@ -115,11 +115,8 @@ struct MulticastBenchmark {
               let first = timed.samples.map(\.published).min(), drained > first else {
             return Fairness(latency: timed.summary(), worker: timed.workerSummary(), count: timed.samples.count, drainSeconds: nil)
         }
-        let during = timed.samples.filter { $0.published < drained }.count
-        return Fairness(
-            latency: timed.summary(publishedBefore: drained), worker: timed.workerSummary(publishedBefore: drained), count: during,
-            drainSeconds: (drained - first) / .seconds(1)
-        )
+        let during = timed.published(before: drained)
+        return Fairness(latency: during.summary(), worker: during.workerSummary(), count: during.samples.count, drainSeconds: (drained - first) / .seconds(1))
     }
 
     /// The lanes' lines; `urgentOnly`, just the urgent lane alone and behind multicast (for A/B pairs).

@@ -31,16 +31,20 @@ enum ResultLatencies {
         /// When each result that `marking` picked came (a backlog's, say).
         var marks: [ContinuousClock.Instant] = []
 
-        /// The percentiles of the samples whose job was published before `instant` (all of them
-        /// when nil).
-        func summary(publishedBefore instant: ContinuousClock.Instant? = nil) -> LatencySummary {
-            LatencySummary(samples.filter { sample in instant.map { sample.published < $0 } ?? true }.map(\.milliseconds))
+        /// The same run cut to the jobs published before `instant` (those a backlog was still ahead of).
+        func published(before instant: ContinuousClock.Instant) -> Timed {
+            Timed(samples: samples.filter { $0.published < instant }, marks: marks)
+        }
+
+        /// The percentiles of the samples' latencies.
+        func summary() -> LatencySummary {
+            LatencySummary(samples.map(\.milliseconds))
         }
 
         /// The same of the worker's `latency_ms`: what of the latency is spent before the result
         /// leaves the worker, the rest being the broker's and this consumer's.
-        func workerSummary(publishedBefore instant: ContinuousClock.Instant? = nil) -> LatencySummary {
-            LatencySummary(samples.filter { sample in instant.map { sample.published < $0 } ?? true }.compactMap(\.workerMilliseconds))
+        func workerSummary() -> LatencySummary {
+            LatencySummary(samples.compactMap(\.workerMilliseconds))
         }
     }
 

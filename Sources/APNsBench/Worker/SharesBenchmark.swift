@@ -4,9 +4,9 @@ import Worker
 import WorkerConfiguration
 
 /// Shares between two teams on one worker: team B's single jobs published steadily (1,000/s for 8 s),
-/// p99 publication → result (as the producer times it), alone and while team A's APNs answers take 1 s and A's backlog is queued in
-/// the bulk queue, with B's jobs in that queue too, in a team lane of B's, or in the urgent lane; and
-/// how many of A's jobs run meanwhile (its share used).
+/// p99 publication → result (as the producer times it), alone and while team A's APNs answers take
+/// 1 s and A's backlog is queued in the bulk queue, with B's jobs in that queue too, in a team lane
+/// of B's, or in the urgent lane; and how many of A's jobs run meanwhile (its share used).
 struct SharesBenchmark {
     struct Run {
         let p50: Double
