@@ -22,7 +22,7 @@ enum HTTP2Callbacks {
         guard let frame else { return 0 }
         let session = owner(userData)
         let streamID = frame.pointee.hd.stream_id
-        session.streams[streamID, default: HTTP2Session.StreamState()].beginHeaders()
+        session.stream(streamID).beginHeaders()
         return 0
     }
 
@@ -35,7 +35,7 @@ enum HTTP2Callbacks {
             String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self),
             neverIndexed: flags & UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) != 0
         )
-        session.streams[frame.pointee.hd.stream_id]?.headers.append(header)
+        if let stream = session.streams[frame.pointee.hd.stream_id] { stream.headers.append(header) }
         return 0
     }
 
@@ -49,7 +49,7 @@ enum HTTP2Callbacks {
 
     static let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
         guard let data else { return 0 }
-        owner(userData).streams[streamID]?.body.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
+        if let stream = owner(userData).streams[streamID] { stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: length)) }
         return 0
     }
 
@@ -94,7 +94,7 @@ enum HTTP2Callbacks {
     /// Copies the next piece of a stream's body into nghttp2's frame buffer.
     static let readBody: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
         let owner = owner(userData)
-        guard let buffer, let flags, var state = owner.streams[streamID] else {
+        guard let buffer, let flags, let state = owner.streams[streamID] else {
             return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
         }
         let count = min(length, state.outgoingBody.count - state.sentBodyBytes)
@@ -107,7 +107,6 @@ enum HTTP2Callbacks {
             state.outgoingBody = []
             state.sentBodyBytes = 0
         }
-        owner.streams[streamID] = state
         return count
     }
 }

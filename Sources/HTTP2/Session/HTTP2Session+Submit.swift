@@ -19,14 +19,14 @@ extension HTTP2Session {
                 try HTTP2Error.check(nghttp2_submit_request(session, nil, pairs.baseAddress, pairs.count, provider, nil), "submit request")
             }
         }
-        streams[streamID, default: StreamState()].outgoingBody = body
+        stream(streamID).outgoingBody = body
         return streamID
     }
 
     /// Answers a request (server role).
     public func submitResponse(streamID: Int32, headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) {
         if let problem = HTTP2HeaderRules.problem(in: headers) { throw .invalidHeader(problem, operation: "submit response on stream \(streamID)") }
-        streams[streamID, default: StreamState()].outgoingBody = body
+        stream(streamID).outgoingBody = body
         _ = try withNameValuePairs(headers) { pairs throws(HTTP2Error) in
             try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in
                 try HTTP2Error.check(
