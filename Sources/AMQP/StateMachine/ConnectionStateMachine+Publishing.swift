@@ -41,8 +41,12 @@ extension ConnectionStateMachine {
     /// Publish `id` has its outcome: resumed alone, or recorded in its batch.
     mutating func settle(_ id: PublishID, _ outcome: Result<AMQPPublishOutcome, AMQPError>) -> [ConnectionAction] {
         guard let (batch, index) = members.removeValue(forKey: id) else { return [.resumePublish(id, outcome)] }
-        batches[batch]?.outcomes[index] = outcome
-        guard let members = batches[batch]?.outcomes, !members.contains(where: { $0 == nil }) else { return [] }
+        // Taken out and put back rather than changed in place: `Dictionary`'s `modify` accessor is a
+        // coroutine whose frame is heap-allocated, and this runs for every confirm.
+        guard var pending = batches.removeValue(forKey: batch) else { return [] }
+        pending.outcomes[index] = outcome
+        batches[batch] = pending
+        guard !pending.outcomes.contains(where: { $0 == nil }) else { return [] }
         return resolve(batch)
     }
 

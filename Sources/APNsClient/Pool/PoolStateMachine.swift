@@ -127,8 +127,17 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
 
     /// A stream of `connection` is free again: the oldest waiting callers get it.
     mutating func release(_ connection: ConnectionID) -> [Action] {
-        entries[connection]?.inFlight -= 1
+        changeInFlight(of: connection, by: -1)
         return serveWaiters()
+    }
+
+    /// Counts a stream of connection `id` taken (1) or freed (-1). Read and written back rather than
+    /// changed in place: `Dictionary`'s `modify` accessor is a coroutine whose frame is heap-allocated,
+    /// and this runs twice per request.
+    private mutating func changeInFlight(of id: ConnectionID, by change: Int) {
+        guard var entry = entries[id] else { return }
+        entry.inFlight += change
+        entries[id] = entry
     }
 
     /// A waiting caller gave up (its task was cancelled): true when it was still waiting.
@@ -251,7 +260,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
             if best == nil || entry.free > best!.free || (entry.free == best!.free && id < best!.id) { best = (id, entry.free) }
         }
         guard let best else { return nil }
-        entries[best.id]?.inFlight += 1
+        changeInFlight(of: best.id, by: 1)
         return best.id
     }
 

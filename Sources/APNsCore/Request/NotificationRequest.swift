@@ -33,7 +33,7 @@ public struct NotificationRequest: Sendable {
         }
         try pushType.validate(topic: topic)
         let priority = priority ?? pushType.defaultPriority
-        guard pushType.allowedPriorities.contains(priority) else {
+        guard pushType.allows(priority) else {
             let allowed = pushType.allowedPriorities.map(\.headerValue).sorted().joined(separator: " or ")
             throw NotificationError(.badPriority, "push type \(pushType) allows priority \(allowed), not \(priority)")
         }

@@ -16,12 +16,18 @@ extension PushType {
         }
     }
 
-    /// The priorities APNs accepts for this type: background only 5; alert and Live Activities 10 or 5.
+    /// The priorities APNs accepts for this type (``allows(_:)``).
     public var allowedPriorities: Set<NotificationPriority> {
+        Set(NotificationPriority.allCases.filter(allows))
+    }
+
+    /// Whether APNs accepts `priority` for this type: background only 5; alert and Live Activities 10
+    /// or 5. A test rather than a set, so that the check every job makes allocates nothing.
+    public func allows(_ priority: NotificationPriority) -> Bool {
         switch self {
-        case .background: [.conservePower]
-        case .alert, .liveActivity: [.immediate, .conservePower]
-        default: Set(NotificationPriority.allCases)
+        case .background: priority == .conservePower
+        case .alert, .liveActivity: priority == .immediate || priority == .conservePower
+        default: true
         }
     }
 

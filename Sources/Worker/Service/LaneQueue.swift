@@ -21,6 +21,7 @@ struct LaneQueue: Sendable {
 
     /// One credential's slots in use and its waiting deliveries, each with its arrival number.
     private struct Share {
+        let credential: String
         var weight: Int
         var running = 0
         var urgent = FIFO<(Int, AMQPDelivery)>()
@@ -38,7 +39,10 @@ struct LaneQueue: Sendable {
 
     let limit: Int
     let reserved: Int
-    private var shares: [String: Share] = [:]
+    /// In an array rather than a table by credential: a worker serves a few credentials, and a
+    /// table's value is changed through `Dictionary`'s `modify` accessor, a coroutine whose frame is
+    /// heap-allocated, several times per job.
+    private var shares: [Share] = []
     private var arrivals = 0
     /// Jobs started and not finished, and deliveries waiting, by lane.
     private(set) var runningUrgent = 0
@@ -57,20 +61,24 @@ struct LaneQueue: Sendable {
 
     /// Slots in use and deliveries waiting, per credential with either.
     var credentials: [(credential: String, running: Int, waiting: Int)] {
-        shares.map { ($0.key, $0.value.running, $0.value.urgent.count + $0.value.bulk.count) }.sorted { $0.credential < $1.credential }
+        shares.map { ($0.credential, $0.running, $0.urgent.count + $0.bulk.count) }.sorted { $0.credential < $1.credential }
     }
 
     /// `delivery` waits in `lane`'s line of `credential` (`weight`: its share relative to the others',
     /// as configured now).
     mutating func arrived(_ delivery: AMQPDelivery, lane: Lane, credential: String = "", weight: Int = 1) {
         arrivals += 1
-        shares[credential, default: Share(weight: weight)].weight = max(1, weight)
+        let index = index(of: credential) ?? {
+            shares.append(Share(credential: credential, weight: weight))
+            return shares.count - 1
+        }()
+        shares[index].weight = max(1, weight)
         // A team lane's jobs wait as bulk ones: their lane differs at the broker, not here.
         if lane.isUrgent {
-            shares[credential]!.urgent.append((arrivals, delivery))
+            shares[index].urgent.append((arrivals, delivery))
             waitingUrgent += 1
         } else {
-            shares[credential]!.bulk.append((arrivals, delivery))
+            shares[index].bulk.append((arrivals, delivery))
             waitingBulk += 1
         }
     }
@@ -85,8 +93,8 @@ struct LaneQueue: Sendable {
 
     /// The first delivery of `lane`'s credential furthest below its share, its slot taken.
     private mutating func start(from lane: Lane) -> Started? {
-        guard let credential = nextCredential(in: lane), let delivery = shares[credential]!.popFirst(lane) else { return nil }
-        shares[credential]!.running += 1
+        guard let index = nextShare(in: lane), let delivery = shares[index].popFirst(lane) else { return nil }
+        shares[index].running += 1
         if lane.isUrgent {
             runningUrgent += 1
             waitingUrgent -= 1
@@ -94,14 +102,16 @@ struct LaneQueue: Sendable {
             runningBulk += 1
             waitingBulk -= 1
         }
-        return Started(delivery: delivery, lane: lane, credential: credential)
+        return Started(delivery: delivery, lane: lane, credential: shares[index].credential)
     }
 
     /// A job the intake started ended: its slot is free.
     mutating func finished(_ started: Started) {
         if started.lane.isUrgent { runningUrgent -= 1 } else { runningBulk -= 1 }
-        shares[started.credential]?.running -= 1
-        if shares[started.credential]?.isIdle == true { shares[started.credential] = nil }
+        if let index = index(of: started.credential) {
+            shares[index].running -= 1
+            if shares[index].isIdle { shares.remove(at: index) }
+        }
         assert(runningUrgent >= 0 && runningBulk >= 0, "a job ended twice")
     }
 
@@ -109,29 +119,34 @@ struct LaneQueue: Sendable {
     mutating func removeAll() -> [AMQPDelivery] {
         var urgent: [(Int, AMQPDelivery)] = []
         var bulk: [(Int, AMQPDelivery)] = []
-        for credential in Array(shares.keys) {
-            while let next = shares[credential]!.urgent.popFirst() { urgent.append(next) }
-            while let next = shares[credential]!.bulk.popFirst() { bulk.append(next) }
-            if shares[credential]!.isIdle { shares[credential] = nil }
+        for index in shares.indices {
+            while let next = shares[index].urgent.popFirst() { urgent.append(next) }
+            while let next = shares[index].bulk.popFirst() { bulk.append(next) }
         }
+        shares.removeAll { $0.isIdle }
         (waitingUrgent, waitingBulk) = (0, 0)
         return (urgent.sorted { $0.0 < $1.0 } + bulk.sorted { $0.0 < $1.0 }).map(\.1)
     }
 
-    /// The credential with deliveries waiting in `lane` that holds the fewest slots per unit of weight;
-    /// on a tie, the one whose first waiting delivery arrived first. A scan: a worker serves a few
-    /// credentials, not thousands.
-    private func nextCredential(in lane: Lane) -> String? {
-        var best: (credential: String, running: Int, weight: Int, arrival: Int)?
-        for (credential, share) in shares {
+    /// Where `credential`'s share is, if it has one.
+    private func index(of credential: String) -> Int? {
+        shares.firstIndex { $0.credential == credential }
+    }
+
+    /// The share of the credential with deliveries waiting in `lane` that holds the fewest slots per
+    /// unit of weight; on a tie, the one whose first waiting delivery arrived first. A scan: a worker
+    /// serves a few credentials, not thousands.
+    private func nextShare(in lane: Lane) -> Int? {
+        var best: (index: Int, running: Int, weight: Int, arrival: Int)?
+        for (index, share) in shares.enumerated() {
             guard let (arrival, _) = share.line(lane).first else { continue }
             if let current = best {
                 let load = share.running * current.weight
                 let currentLoad = current.running * share.weight
                 guard load < currentLoad || (load == currentLoad && arrival < current.arrival) else { continue }
             }
-            best = (credential, share.running, share.weight, arrival)
+            best = (index, share.running, share.weight, arrival)
         }
-        return best?.credential
+        return best?.index
     }
 }
