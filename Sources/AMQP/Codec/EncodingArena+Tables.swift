@@ -2,9 +2,11 @@ internal import CRabbitMQ
 
 extension EncodingArena {
     /// An `amqp_table_t` for `table` in key order (so the same values always encode to the same bytes),
-    /// then `extra`, whose values replace `table`'s under the same key.
-    func table(_ table: [String: AMQPFieldValue], extra: KeyValuePairs<String, AMQPFieldValue> = [:]) -> amqp_table_t {
-        let count = table.count + extra.count
+    /// then `extra`, whose value replaces `table`'s under the same key. One optional pair rather than a
+    /// collection: every publish adds its sequence number, and a one-pair `KeyValuePairs` is an array
+    /// allocated per publish.
+    func table(_ table: [String: AMQPFieldValue], extra: (key: String, value: AMQPFieldValue)? = nil) -> amqp_table_t {
+        let count = table.count + (extra == nil ? 0 : 1)
         guard count > 0 else { return amqp_table_t(num_entries: 0, entries: nil) }
         let entries = allocate(amqp_table_entry_t.self, count: count)
         var index = 0
@@ -12,13 +14,13 @@ extension EncodingArena {
             entries.advanced(by: index).initialize(to: amqp_table_entry_t(key: bytes(key), value: fieldValue(value)))
             index += 1
         }
-        let replaced = { (key: String) in extra.contains { $0.key == key } }
+        let replaced = { (key: String) in extra?.key == key }
         if table.count == 1, let only = table.first {
             if !replaced(only.key) { add(only.key, only.value) }
         } else {
             for key in table.keys.sorted() where !replaced(key) { add(key, table[key]!) }
         }
-        for (key, value) in extra { add(key, value) }
+        if let extra { add(extra.key, extra.value) }
         return amqp_table_t(num_entries: Int32(index), entries: entries)
     }
 
@@ -52,9 +54,9 @@ extension EncodingArena {
         return field
     }
 
-    /// `amqp_basic_properties_t` for `properties`, with `extraHeaders` after its own headers (the
+    /// `amqp_basic_properties_t` for `properties`, with `extraHeader` after its own headers (the
     /// publish sequence number).
-    func properties(_ properties: AMQPProperties, extraHeaders: KeyValuePairs<String, AMQPFieldValue> = [:]) -> amqp_basic_properties_t {
+    func properties(_ properties: AMQPProperties, extraHeader: (key: String, value: AMQPFieldValue)? = nil) -> amqp_basic_properties_t {
         var c = amqp_basic_properties_t()
         var flags = amqp_flags_t(AMQP_BASIC_DELIVERY_MODE_FLAG)
         c.delivery_mode = properties.persistent ? 2 : 1
@@ -74,8 +76,8 @@ extension EncodingArena {
             c.timestamp = UInt64(bitPattern: timestamp)
             flags |= amqp_flags_t(AMQP_BASIC_TIMESTAMP_FLAG)
         }
-        if !properties.headers.isEmpty || extraHeaders.count > 0 {
-            c.headers = table(properties.headers, extra: extraHeaders)
+        if !properties.headers.isEmpty || extraHeader != nil {
+            c.headers = table(properties.headers, extra: extraHeader)
             flags |= amqp_flags_t(AMQP_BASIC_HEADERS_FLAG)
         }
         c._flags = flags

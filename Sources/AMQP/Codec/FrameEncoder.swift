@@ -52,10 +52,10 @@ struct FrameEncoder {
     }
 
     /// `basic.publish` with its content header and body frames, or nothing at all when a part cannot be
-    /// encoded. `extraHeaders` go into the header table after the message's own (and replace them).
+    /// encoded. `extraHeader` goes into the header table after the message's own (and replaces its key).
     func publish(
         channel: UInt16, exchange: String, routingKey: String, mandatory: Bool, properties: AMQPProperties,
-        extraHeaders: KeyValuePairs<String, AMQPFieldValue>, body: UnsafeRawBufferPointer, into buffer: inout ByteBuffer
+        extraHeader: (key: String, value: AMQPFieldValue)?, body: UnsafeRawBufferPointer, into buffer: inout ByteBuffer
     ) throws(Refusal) {
         defer { arena.reset() }
         let start = buffer.writerIndex
@@ -65,7 +65,7 @@ struct FrameEncoder {
                 buffer.writeInteger(MethodID.basicPublish)
                 try encode("basic.publish", into: &buffer, room: frameMax - AMQPFrame.overhead - 4) { amqp_encode_method(MethodID.basicPublish, &publish, $0) }
             }
-            var c = arena.properties(properties, extraHeaders: extraHeaders)
+            var c = arena.properties(properties, extraHeader: extraHeader)
             try frame(.header, channel: channel, into: &buffer) { (buffer) throws(Refusal) in
                 buffer.writeInteger(UInt16(AMQP_BASIC_CLASS))
                 buffer.writeInteger(UInt16(0))

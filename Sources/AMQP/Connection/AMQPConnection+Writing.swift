@@ -22,7 +22,7 @@ extension AMQPConnection {
             Result { () throws(FrameEncoder.Refusal) in
                 try encoder.publish(
                     channel: Self.workChannel, exchange: exchange, routingKey: routingKey, mandatory: mandatory, properties: message.properties,
-                    extraHeaders: [PublishConfirms<Void>.sequenceHeader: .int(Int64(sequence))], body: body, into: &outbound
+                    extraHeader: (PublishConfirms<Void>.sequenceHeader, .int(Int64(sequence))), body: body, into: &outbound
                 )
             }
         }

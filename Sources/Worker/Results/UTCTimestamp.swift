@@ -14,33 +14,39 @@ public enum UTCTimestamp {
         let (days, millisecondOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, inDay) = millisecondOfDay < 0 ? (days - 1, millisecondOfDay + 86_400_000) : (days, millisecondOfDay)
         let (year, month, dayOfMonth) = civil(fromDays: day)
-        var text = [UInt8]()
-        text.reserveCapacity(24)
-        func digits(_ value: Int64, _ count: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-                rest %= divisor
-                divisor /= 10
+        // Written straight into the string's storage: every result carries one.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var position = 0
+            func put(_ byte: UInt8) {
+                text[position] = byte
+                position += 1
             }
+            func digits(_ value: Int64, _ count: Int) {
+                var divisor: Int64 = 1
+                for _ in 1..<count { divisor *= 10 }
+                var rest = value
+                while divisor > 0 {
+                    put(UInt8(ascii: "0") + UInt8(rest / divisor))
+                    rest %= divisor
+                    divisor /= 10
+                }
+            }
+            digits(year, 4)
+            put(UInt8(ascii: "-"))
+            digits(month, 2)
+            put(UInt8(ascii: "-"))
+            digits(dayOfMonth, 2)
+            put(UInt8(ascii: "T"))
+            digits(inDay / 3_600_000, 2)
+            put(UInt8(ascii: ":"))
+            digits(inDay / 60_000 % 60, 2)
+            put(UInt8(ascii: ":"))
+            digits(inDay / 1000 % 60, 2)
+            put(UInt8(ascii: "."))
+            digits(inDay % 1000, 3)
+            put(UInt8(ascii: "Z"))
+            return position
         }
-        digits(year, 4)
-        text.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        text.append(UInt8(ascii: "-"))
-        digits(dayOfMonth, 2)
-        text.append(UInt8(ascii: "T"))
-        digits(inDay / 3_600_000, 2)
-        text.append(UInt8(ascii: ":"))
-        digits(inDay / 60_000 % 60, 2)
-        text.append(UInt8(ascii: ":"))
-        digits(inDay / 1000 % 60, 2)
-        text.append(UInt8(ascii: "."))
-        digits(inDay % 1000, 3)
-        text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// Year, month and day of the day `days` after 1970-01-01, in the proleptic Gregorian calendar

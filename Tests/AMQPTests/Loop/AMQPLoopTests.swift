@@ -171,7 +171,7 @@ struct AMQPLoopTests {
         try message.body.withUnsafeBytes { body in
             try FrameEncoder(frameMax: 131_072).publish(
                 channel: 1, exchange: "", routingKey: "nowhere", mandatory: true, properties: message.properties,
-                extraHeaders: [PublishConfirms<Void>.sequenceHeader: .int(1)], body: body, into: &published
+                extraHeader: (PublishConfirms<Void>.sequenceHeader, .int(1)), body: body, into: &published
             )
         }
         let returned = try harness.broker.method(MethodID.basicReturn)
