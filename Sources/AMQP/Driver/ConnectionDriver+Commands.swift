@@ -43,7 +43,7 @@ extension ConnectionDriver {
         case .publishBatch(let request, let answer):
             let batch = makeID()
             batches[batch] = answer
-            let members = request.messages.map { _ in makeID() }
+            let members = makeIDs(request.messages.count)
             run(state.batchRequested(batch, members: members, deliveryTag: request.deliveryTag, deliveryGeneration: request.generation))
             for (id, outgoing) in zip(members, request.messages) {
                 let single = PublishRequest(exchange: outgoing.exchange, routingKey: outgoing.routingKey, message: outgoing.message, mandatory: outgoing.mandatory, generation: request.generation)

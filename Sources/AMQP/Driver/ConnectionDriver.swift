@@ -113,6 +113,13 @@ final class ConnectionDriver: @unchecked Sendable {
         return nextID
     }
 
+    /// `count` new consecutive ids, as a range: a batch's members (an array of them was an allocation
+    /// per job).
+    func makeIDs(_ count: Int) -> Range<UInt64> {
+        defer { nextID += UInt64(count) }
+        return (nextID + 1)..<(nextID + 1 + UInt64(count))
+    }
+
     /// Coalesced acks and what they settle, at the end of this tick (once however many asked).
     func scheduleEndOfTick() {
         guard !endOfTickScheduled else { return }

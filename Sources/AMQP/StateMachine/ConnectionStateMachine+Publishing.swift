@@ -19,10 +19,14 @@ extension ConnectionStateMachine {
 
     /// Messages published together for one delivery, acked once every one of them is confirmed. The
     /// driver then asks for each member with ``publishRequested(_:generation:)`` or ``publishRefused(_:_:)``.
-    mutating func batchRequested(_ batch: BatchID, members: [PublishID], deliveryTag: UInt64, deliveryGeneration: UInt64) -> [ConnectionAction] {
-        batches[batch] = Batch(outcomes: Array(repeating: nil, count: members.count), deliveryTag: deliveryTag, deliveryGeneration: deliveryGeneration)
+    mutating func batchRequested(_ batch: BatchID, members: some Collection<PublishID>, deliveryTag: UInt64, deliveryGeneration: UInt64) -> [ConnectionAction] {
+        batches[batch] = Batch(
+            outcomes: Array(repeating: Batch.unsettled, count: members.count), unsettled: members.count,
+            deliveryTag: deliveryTag, deliveryGeneration: deliveryGeneration
+        )
         for (index, id) in members.enumerated() { self.members[id] = (batch, index) }
-        return members.isEmpty ? resolve(batch) : []
+        guard members.isEmpty, let done = batches.removeValue(forKey: batch) else { return [] }
+        return resolve(done, batch)
     }
 
     /// A `basic.ack` (`positive`) or `basic.nack` from the broker for publish `tag` (and all before it
@@ -45,17 +49,19 @@ extension ConnectionStateMachine {
         // coroutine whose frame is heap-allocated, and this runs for every confirm.
         guard var pending = batches.removeValue(forKey: batch) else { return [] }
         pending.outcomes[index] = outcome
-        batches[batch] = pending
-        guard !pending.outcomes.contains(where: { $0 == nil }) else { return [] }
-        return resolve(batch)
+        pending.unsettled -= 1
+        guard pending.unsettled == 0 else {
+            batches[batch] = pending
+            return []
+        }
+        return resolve(pending, batch)
     }
 
     /// Every message of `batch` has its outcome: all confirmed on a live connection of its delivery's
     /// generation, and its ack goes out with the next flush (and the batch resumes after it); anything
     /// else, and it resumes now, un-acked.
-    private mutating func resolve(_ batch: BatchID) -> [ConnectionAction] {
-        guard let done = batches.removeValue(forKey: batch) else { return [] }
-        let outcomes = done.outcomes.map { $0! }
+    private mutating func resolve(_ done: Batch, _ batch: BatchID) -> [ConnectionAction] {
+        let outcomes = done.outcomes
         let confirmed = outcomes.allSatisfy { $0 == .success(.confirmed) }
         guard confirmed, isConnected, done.deliveryGeneration == generation else {
             return [.resumeBatch(batch, outcomes: outcomes, acked: false)]

@@ -66,6 +66,7 @@ public struct NotificationRequest: Sendable {
         return copy
     }
 
-    /// The request's `:path`.
-    public var path: String { "/3/device/\(deviceToken.hexString)" }
+    /// The request's `:path`: joined rather than interpolated, since an interpolation grows its buffer
+    /// once more, on every request.
+    public var path: String { "/3/device/" + deviceToken.hexString }
 }
