@@ -83,7 +83,14 @@ final class JobIntake: Sendable {
     /// The next delivery to start, its slot taken, waiting while none may start; nil once draining (or
     /// the waiting task is cancelled, taken as draining), or once the stream ended and nothing waits.
     func next() async -> LaneQueue.Started? {
-        await withTaskCancellationHandler {
+        guard !Task.isCancelled else {
+            close()
+            return nil
+        }
+        // Under load a slot is usually free and a delivery waiting: answered here, with no
+        // continuation to allocate and no suspension, once per job.
+        if let answer = state.withLockedValue({ $0.answer() }) { return answer }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let answer = state.withLockedValue { state -> LaneQueue.Started?? in
                     if let answer = state.answer() { return answer }

@@ -66,10 +66,11 @@ extension JobProcessor {
     /// publishes it again instead of pushing again; nil when there is none. A redelivery or a retry
     /// copy takes whatever was decided; a dead letter an operator replayed takes it only if APNs
     /// accepted the push (replaying a failure asks for another try); anything else is a new job.
-    func rememberedOutcome(_ key: AnsweredOutcomes.Key, jobID: String, delivery: AMQPDelivery) -> JobStep? {
+    /// `key` is made only for those: it hashes the body, and most deliveries are first ones.
+    func rememberedOutcome(_ key: @autoclosure () -> AnsweredOutcomes.Key, jobID: String, delivery: AMQPDelivery) -> JobStep? {
         let replayed = delivery.message.properties.headers[RetryHeaders.replayedAt] != nil
         let repeated = Self.mayRepeat(delivery)
-        guard repeated || replayed, let outcome = answered.outcome(for: key), repeated || outcome.accepted else { return nil }
+        guard repeated || replayed, let outcome = answered.outcome(for: key()), repeated || outcome.accepted else { return nil }
         metrics.republished.increment()
         logger.info("job already answered by APNs: publishing its outcome again, not pushing again", metadata: ["job": "\(jobID)", "replayed": "\(replayed)"])
         return .republish(outcome.publications)
