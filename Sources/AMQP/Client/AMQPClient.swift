@@ -148,8 +148,15 @@ public final class AMQPClient: Sendable {
     /// the ack was written (false when any message was not confirmed, or the connection changed: then
     /// the delivery is not acked, and the caller decides what to do with it).
     public func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery) async -> AMQPBatchOutcome {
+        await withCheckedContinuation { continuation in publish(messages, thenAck: delivery) { continuation.resume(returning: $0) } }
+    }
+
+    /// The same, from any thread, handing the outcome to `settled` on ``eventLoop`` instead of resuming
+    /// a task: for a caller with only bookkeeping left to do once its delivery is settled, which then
+    /// needs no hop back to a task of its own.
+    public func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery, settled: @escaping @Sendable (AMQPBatchOutcome) -> Void) {
         let request = PublishBatchRequest(messages: messages, deliveryTag: delivery.deliveryTag, generation: delivery.generation)
-        return await withCheckedContinuation { continuation in submit(.publishBatch(request, { continuation.resume(returning: $0) })) }
+        submit(.publishBatch(request, settled))
     }
 
     /// Acknowledges a delivery; silently dropped if it came from an older connection generation.

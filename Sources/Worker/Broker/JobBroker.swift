@@ -5,8 +5,9 @@ public import AMQP
 /// ``AMQPClient`` is the real one; tests of the processing logic may use a recording fake.
 public protocol JobBroker: Sendable {
     func publish(exchange: String, routingKey: String, message: AMQPMessage, mandatory: Bool, generation: UInt64?) async throws -> AMQPPublishOutcome
-    /// Publishes a job's messages on the connection that delivered it and acks it once all are confirmed.
-    func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery) async -> AMQPBatchOutcome
+    /// Publishes a job's messages on the connection that delivered it and acks it once all are
+    /// confirmed; `settled` gets the outcome (on whatever thread settles it).
+    func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery, settled: @escaping @Sendable (AMQPBatchOutcome) -> Void)
     func ack(_ delivery: AMQPDelivery) async
     func reject(_ delivery: AMQPDelivery, requeue: Bool) async
     /// A new connection in place of the one of `generation`, if that is still the current one.

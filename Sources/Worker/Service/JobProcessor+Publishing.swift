@@ -8,23 +8,27 @@ extension JobProcessor {
     typealias PublishResult = Result<AMQPPublishOutcome, any Error>
 
     /// Publishes everything for one job and acks it only if the broker confirmed all of it; a returned
-    /// or nacked publish leaves the job unacked (requeued), so nothing is lost. True when acked.
+    /// or nacked publish leaves the job unacked (requeued), so nothing is lost.
     ///
     /// The common case is one trip to the AMQP client's event loop: the messages and the ack go together, and
     /// the client writes the ack once every message is confirmed on the connection that delivered the
     /// job (a connection closed meanwhile means nothing is written: the broker requeued the job).
-    @discardableResult
-    func finish(_ delivery: AMQPDelivery, with publications: [Publication]) async -> Bool {
+    ///
+    /// `then` gets whether the job was acked: on the broker client's event loop when every message was
+    /// confirmed, else on a task that settles the job (republishes, fallbacks, a requeue after a pause).
+    func finish(_ delivery: AMQPDelivery, with publications: [Publication], then: @escaping @Sendable (Bool) -> Void) {
         let messages = publications.map { AMQPOutgoingMessage(exchange: $0.exchange, routingKey: $0.routingKey, message: $0.message) }
         let started = ContinuousClock.now
-        let batch = await broker.publish(messages, thenAck: delivery)
-        metrics.confirmDuration.record(duration: ContinuousClock.now - started)
-        if batch.acked {
-            metrics.acked.increment()
-            confirmed(publications)
-            return true
+        broker.publish(messages, thenAck: delivery) { [self] batch in
+            metrics.confirmDuration.record(duration: ContinuousClock.now - started)
+            if batch.acked {
+                metrics.acked.increment()
+                confirmed(publications)
+                then(true)
+                return
+            }
+            Task { then(await settleUnacked(delivery, publications: publications, outcomes: batch.outcomes.map { $0.mapError { $0 } })) }
         }
-        return await settleUnacked(delivery, publications: publications, outcomes: batch.outcomes.map { $0.mapError { $0 } })
     }
 
     /// Counts a job's confirmed publications, and says at info level, once per tier every

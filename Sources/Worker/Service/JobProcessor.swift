@@ -124,12 +124,24 @@ public final class JobProcessor: Sendable {
         draining.store(true, ordering: .relaxed)
     }
 
-    /// Processes one delivery; never throws: every outcome ends in an ack or a requeue.
+    /// Processes one delivery and returns once it is acked or given back; never throws.
     public func process(_ delivery: AMQPDelivery) async {
+        let (settledSignal, settle) = AsyncStream<Void>.makeStream()
+        await process(delivery) { settle.finish() }
+        for await _ in settledSignal {}
+    }
+
+    /// Processes one delivery; never throws: every outcome ends in an ack or a requeue, after which
+    /// `settled` runs. Returns once the job's messages are handed to the broker, not when they are
+    /// confirmed: `settled` runs on the broker client's event loop with what is left (counting, the
+    /// job's slot), so a job's task is not resumed a third time only for that. The rare job whose
+    /// messages were not all confirmed is settled on a task of its own (``finish(_:with:then:)``).
+    public func process(_ delivery: AMQPDelivery, settled: @escaping @Sendable () -> Void) async {
         guard delivery.generation == broker.generation else {
             // Its connection closed while it waited for a slot or for its task to run: the broker has
             // requeued it already, and processing it would push it twice and publish a duplicate result.
             metrics.superseded.increment()
+            settled()
             return
         }
         var step = start(delivery)
@@ -140,24 +152,28 @@ public final class JobProcessor: Sendable {
         }
         switch step {
         case .publish(let publications):
-            await finish(delivery, with: publications)
+            finish(delivery, with: publications) { _ in settled() }
         case .republish(let publications):
             // Still remembered: this delivery's ack can be lost as the first one's was.
-            await finish(delivery, with: publications)
+            finish(delivery, with: publications) { _ in settled() }
         case .channel(let pending):
             atAPNs.begin(pending.job.id)
             let publications = await send(pending)
             answered.remember(pending.outcomeKey, publications)
-            await finish(delivery, with: publications)
-            atAPNs.end(pending.job.id)
+            finish(delivery, with: publications) { [atAPNs, id = pending.job.id] _ in
+                atAPNs.end(id)
+                settled()
+            }
         case .send(let pending):
             atAPNs.begin(pending.job.id)
             let publications = if let multicast = pending.job.multicast { await sendMulticast(pending, multicast) } else { await send(pending) }
             // APNs has answered: whatever becomes of the publications or the ack, a redelivery must not
             // push again.
             answered.remember(pending.outcomeKey, publications)
-            await finish(delivery, with: publications)
-            atAPNs.end(pending.job.id)
+            finish(delivery, with: publications) { [atAPNs, id = pending.job.id] _ in
+                atAPNs.end(id)
+                settled()
+            }
         }
     }
 

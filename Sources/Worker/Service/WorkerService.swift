@@ -207,9 +207,12 @@ public final class WorkerService: Service {
             while let started = await intake.next() {
                 metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
                 group.addTask { [self] in
-                    await processor.process(started.delivery)
-                    intake.finished(started)
-                    metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
+                    // Its slot is freed once the job is settled at the broker, where that happens:
+                    // the task ends when the job's messages are handed over.
+                    await processor.process(started.delivery) { [self] in
+                        intake.finished(started)
+                        metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
+                    }
                 }
             }
             let deadline = ContinuousClock.now + settings.worker.shutdownTimeout

@@ -59,7 +59,12 @@ final class FakeBroker: JobBroker, Sendable {
         return try outcome.get()
     }
 
-    func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery) async -> AMQPBatchOutcome {
+    func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery, settled: @escaping @Sendable (AMQPBatchOutcome) -> Void) {
+        Task { settled(await publish(messages, thenAck: delivery)) }
+    }
+
+    /// The batch's messages one by one, then its ack when all were confirmed, as the client does.
+    private func publish(_ messages: [AMQPOutgoingMessage], thenAck delivery: AMQPDelivery) async -> AMQPBatchOutcome {
         var outcomes: [Result<AMQPPublishOutcome, AMQPError>] = []
         for outgoing in messages {
             do {
