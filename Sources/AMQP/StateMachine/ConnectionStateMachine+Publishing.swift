@@ -21,7 +21,7 @@ extension ConnectionStateMachine {
     /// driver then asks for each member with ``publishRequested(_:generation:)`` or ``publishRefused(_:_:)``.
     mutating func batchRequested(_ batch: BatchID, members: some Collection<PublishID>, deliveryTag: UInt64, deliveryGeneration: UInt64) -> [ConnectionAction] {
         batches[batch] = Batch(
-            outcomes: Array(repeating: Batch.unsettled, count: members.count), unsettled: members.count,
+            outcomes: Array(repeating: Batch.placeholder, count: members.count), unsettled: members.count,
             deliveryTag: deliveryTag, deliveryGeneration: deliveryGeneration
         )
         for (index, id) in members.enumerated() { self.members[id] = (batch, index) }

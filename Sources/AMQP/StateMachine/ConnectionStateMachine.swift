@@ -40,16 +40,17 @@ struct ConnectionStateMachine {
 
     /// A publish batch in flight.
     struct Batch: Equatable {
-        /// Each member's outcome, in order; a member still unsettled holds ``unsettled``.
+        /// Each member's outcome, in order; a member still without one holds ``placeholder``.
         var outcomes: [Result<AMQPPublishOutcome, AMQPError>]
         /// Members without their outcome yet: the batch resolves at 0.
         var unsettled: Int
         let deliveryTag: UInt64
         let deliveryGeneration: UInt64
 
-        /// What an unsettled member's place holds (never handed out: a batch resolves only once every
-        /// place has its member's outcome). Non-optional places, so the outcomes go out as they are.
-        static let unsettled = Result<AMQPPublishOutcome, AMQPError>.failure(AMQPError(.notConnected, operation: "publish", message: "not settled yet"))
+        /// What the place of a member without its outcome holds (never handed out: a batch resolves
+        /// only once every place has its member's outcome). Non-optional places, so the outcomes go
+        /// out as they are.
+        static let placeholder = Result<AMQPPublishOutcome, AMQPError>.failure(AMQPError(.notConnected, operation: "publish", message: "not settled yet"))
     }
 
     let endpointCount: Int

@@ -124,18 +124,19 @@ public final class JobProcessor: Sendable {
         draining.store(true, ordering: .relaxed)
     }
 
-    /// Processes one delivery and returns once it is acked or given back; never throws.
+    /// Processes one delivery and returns once it is acked or given back, cancelled or not; never throws.
     public func process(_ delivery: AMQPDelivery) async {
-        let (settledSignal, settle) = AsyncStream<Void>.makeStream()
-        await process(delivery) { settle.finish() }
-        for await _ in settledSignal {}
+        let settled = OneTimeSignal()
+        await process(delivery) { settled.fire() }
+        await settled.wait()
     }
 
     /// Processes one delivery; never throws: every outcome ends in an ack or a requeue, after which
-    /// `settled` runs. Returns once the job's messages are handed to the broker, not when they are
-    /// confirmed: `settled` runs on the broker client's event loop with what is left (counting, the
-    /// job's slot), so a job's task is not resumed a third time only for that. The rare job whose
-    /// messages were not all confirmed is settled on a task of its own (``finish(_:with:then:)``).
+    /// `settled` runs, once. Returns once the job's messages are handed to the broker, not when they
+    /// are confirmed, so a job's task is not resumed a third time only for what is left (counting, the
+    /// job's slot): `settled` runs where the job is settled, which for nearly every job is the broker
+    /// client's event loop (``finish(_:with:then:)``), and at once for a delivery whose connection is
+    /// gone.
     public func process(_ delivery: AMQPDelivery, settled: @escaping @Sendable () -> Void) async {
         guard delivery.generation == broker.generation else {
             // Its connection closed while it waited for a slot or for its task to run: the broker has

@@ -146,17 +146,27 @@ public final class WorkerService: Service {
             await paceBulkSenders(of: processor.permits) { metrics.multicastBulkLimit.record($0) }
         } : nil
         defer { pacing?.cancel() }
-        try await withGracefulShutdownHandler {
-            try await process(deliveries)
-        } onGracefulShutdown: { [self] in
-            draining.store(true, ordering: .relaxed)
-            processor.beginDraining()
-            intake.close()
-            // Once the broker confirms the cancel, the stream ends after the deliveries already here.
-            Task { [amqp, logger] in
-                logger.notice("draining: cancelling the consumer")
-                await amqp.cancelConsuming()
+        do {
+            try await withGracefulShutdownHandler {
+                try await process(deliveries)
+            } onGracefulShutdown: { [self] in
+                draining.store(true, ordering: .relaxed)
+                processor.beginDraining()
+                intake.close()
+                // Once the broker confirms the cancel, the stream ends after the deliveries already here.
+                Task { [amqp, logger] in
+                    logger.notice("draining: cancelling the consumer")
+                    await amqp.cancelConsuming()
+                }
             }
+        } catch let timeout as DrainTimeout {
+            // The jobs cancelled at the timeout, and those that had handed their messages to the broker
+            // before it, are settled by their confirms, not by their tasks: closing waits for those
+            // (up to the client's close timeout) and writes their acks, so that a result the broker
+            // stored is not redelivered and pushed again.
+            await amqp.close()
+            apns.shutdown()
+            throw timeout
         }
         logger.notice("worker drained; closing")
         await amqp.close()
@@ -193,8 +203,9 @@ public final class WorkerService: Service {
 
     /// Processes every delivery as ``intake`` starts them (urgent first, at most
     /// ``WorkerSettings/jobConcurrency`` at once); once draining, or when the stream ends, waits for
-    /// in-flight jobs up to the shutdown timeout, then cancels them (each cancelled job is requeued,
-    /// not lost).
+    /// in-flight jobs up to the shutdown timeout, then cancels those still at APNs (a cancelled job is
+    /// not lost: it goes back for another try) and throws ``DrainTimeout``. Jobs already handed to the
+    /// broker are settled by their confirms, which ``run()`` waits for as it closes the connection.
     private func process(_ deliveries: AsyncStream<[AMQPDelivery]>) async throws {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { [self] in

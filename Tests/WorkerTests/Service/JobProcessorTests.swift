@@ -5,6 +5,7 @@ import DeadLetterTools
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import Synchronization
 import Testing
 import TestSupport
 @testable import Worker
@@ -75,6 +76,31 @@ struct JobProcessorTests {
         #expect(Self.results(broker).first?.status == .delivered)
         #expect(broker.acked == [7])
         #expect(broker.rejected.isEmpty)
+    }
+
+    @Test("settled runs once per delivery, after its ack, its requeue, or at once for a delivery whose connection is gone")
+    func settledOnce() async throws {
+        // Acked; returned (no route: requeued after the backoff); superseded (nothing to settle).
+        let returning = FakeBroker { _ in .success(.returned(replyCode: 312, replyText: "NO_ROUTE")) }
+        let superseded = FakeBroker()
+        superseded.reconnect()
+        for (broker, settles) in [(FakeBroker(), "acked"), (returning, "requeued"), (superseded, "dropped")] {
+            let processor = try Self.processor(broker: broker, sender: FakeSender())
+            let calls = Mutex<[(acked: [UInt64], rejected: Int)]>([])
+            await processor.process(Self.delivery(Self.job("j-1"), tag: 4, generation: 1)) {
+                calls.withLock { $0.append((broker.acked, broker.rejected.count)) }
+            }
+            try await Condition.wait("the job is settled (\(settles))") { !calls.withLock { $0.isEmpty } }
+            // Another job through the same processor: a second call for the first would come before its end.
+            await processor.process(Self.delivery(Self.job("j-2"), tag: 5, generation: 1))
+            let seen = calls.withLock { $0 }
+            #expect(seen.count == 1, "settled once (\(settles))")
+            switch settles {
+            case "acked": #expect(seen.first?.acked == [4], "after the ack")
+            case "requeued": #expect(seen.first?.rejected == 1 && seen.first?.acked == [], "after the requeue")
+            default: #expect(seen.first?.acked == [] && seen.first?.rejected == 0)
+            }
+        }
     }
 
     @Test("a delivery of a connection that is gone is dropped before anything: no send, no publish, no ack")
