@@ -55,14 +55,23 @@ struct MulticastBenchmark {
     /// What is queued ahead of the single jobs ``fairness(ahead:urgent:)`` measures.
     enum Backlog {
         case none
-        /// ``multicastBacklogJobs`` jobs of 10,000 tokens.
+        /// ``multicastBacklogJobs`` jobs of ``multicastBacklogTokens`` tokens.
         case multicast
         /// 100,000 single jobs.
         case singles
     }
 
-    /// How many multicast jobs the multicast backlog is.
+    /// How many multicast jobs the multicast backlog is, and how many tokens each has.
     static let multicastBacklogJobs = 20
+    static let multicastBacklogTokens = 10_000
+
+    /// `number` with a comma between thousands, as the lines print counts (`200,000`).
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        return String(digits.enumerated().flatMap { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
+        })
+    }
 
     /// One ``fairness(ahead:urgent:)`` run's figures.
     struct Fairness {
@@ -87,7 +96,7 @@ struct MulticastBenchmark {
         let topology = environment.settings.topology
         switch backlog {
         case .none: break
-        case .multicast: try await Self.load(Self.multicastBacklogJobs, tokens: 10_000, into: client, topology: topology, idPrefix: "multicast")
+        case .multicast: try await Self.load(Self.multicastBacklogJobs, tokens: Self.multicastBacklogTokens, into: client, topology: topology, idPrefix: "multicast")
         case .singles: try await Self.load(100_000, tokens: 1, into: client, topology: topology, idPrefix: "campaign")
         }
         let worker = try WorkerProcess(settings: environment.settings)
@@ -130,12 +139,13 @@ struct MulticastBenchmark {
         if !urgentOnly {
             let alone = try await fairness(ahead: .none).latency
             let behind = try await fairness(ahead: .multicast)
-            print(String(format: "single jobs at 1,000/s: p50 %.1f ms, p99 %.1f ms alone; p50 %.1f ms, p99 %.1f ms while %d × 10,000-token jobs drain", alone.p50, alone.p99, behind.latency.p50, behind.latency.p99, Self.multicastBacklogJobs) + during(behind))
+            print(String(format: "single jobs at 1,000/s: p50 %.1f ms, p99 %.1f ms alone; p50 %.1f ms, p99 %.1f ms while %d × %@-token jobs drain", alone.p50, alone.p99, behind.latency.p50, behind.latency.p99, Self.multicastBacklogJobs, Self.grouped(Self.multicastBacklogTokens)) + during(behind))
         }
         let urgentAlone = try await fairness(ahead: .none, urgent: true).latency
         let urgentBehind = try await fairness(ahead: .multicast, urgent: true)
-        print(String(format: "urgent single jobs at 1,000/s: p50 %.1f ms, p99 %.1f ms alone; p50 %.1f ms, p99 %.1f ms while %d,000 queued bulk notifications (%d × 10,000 tokens) drain: p99 ratio %.2f",
-                     urgentAlone.p50, urgentAlone.p99, urgentBehind.latency.p50, urgentBehind.latency.p99, Self.multicastBacklogJobs * 10, Self.multicastBacklogJobs,
+        print(String(format: "urgent single jobs at 1,000/s: p50 %.1f ms, p99 %.1f ms alone; p50 %.1f ms, p99 %.1f ms while %@ queued bulk notifications (%d × %@ tokens) drain: p99 ratio %.2f",
+                     urgentAlone.p50, urgentAlone.p99, urgentBehind.latency.p50, urgentBehind.latency.p99,
+                     Self.grouped(Self.multicastBacklogJobs * Self.multicastBacklogTokens), Self.multicastBacklogJobs, Self.grouped(Self.multicastBacklogTokens),
                      urgentBehind.latency.p99 / urgentAlone.p99) + during(urgentBehind) + inWorker(urgentBehind))
         guard !urgentOnly else { return }
         let bulkBehindCampaign = try await fairness(ahead: .singles).latency
