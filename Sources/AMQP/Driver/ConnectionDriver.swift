@@ -109,8 +109,7 @@ final class ConnectionDriver: @unchecked Sendable {
 
     /// A new id for a publish or a batch.
     func makeID() -> UInt64 {
-        nextID += 1
-        return nextID
+        makeIDs(1).lowerBound
     }
 
     /// `count` new consecutive ids, as a range: a batch's members (an array of them was an allocation

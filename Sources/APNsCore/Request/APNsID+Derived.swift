@@ -6,26 +6,30 @@ internal import TLS
 extension APNsID {
     /// The apns-id of a job that names none.
     public static func derived(fromJobID jobID: String) -> APNsID {
-        // The name's bytes written into one buffer, and the digest cut to 16 bytes in place: every job
-        // derives one, and an interpolated string and its copies were five allocations of it.
-        var name: [UInt8] = []
-        name.reserveCapacity(16 + jobID.utf8.count)
-        name.append(contentsOf: "apns-worker job ".utf8)
-        name.append(contentsOf: jobID.utf8)
-        var digest = SHA256.hash(name)
-        digest.removeLast(16)
-        return APNsID(bytes: digest, version: 8)
+        derived(fromName: jobName(jobID, extra: 0))
     }
 
     /// The apns-id of `token` in multicast job `jobID`.
     public static func derived(fromJobID jobID: String, token: DeviceToken) -> APNsID {
-        // The name's bytes written into one buffer: every token of every multicast job comes here.
-        var name: [UInt8] = []
-        name.reserveCapacity(32 + jobID.utf8.count + token.hexString.utf8.count)
-        name.append(contentsOf: "apns-worker job ".utf8)
-        name.append(contentsOf: jobID.utf8)
+        var name = jobName(jobID, extra: 7 + token.hexString.utf8.count)
         name.append(contentsOf: " token ".utf8)
         name.append(contentsOf: token.hexString.utf8)
+        return derived(fromName: name)
+    }
+
+    /// `apns-worker job <jobID>` as bytes, with room for `extra` more. One buffer: every job and every
+    /// token of a multicast job derives an id, and an interpolated string and its copies were five
+    /// allocations of it.
+    private static func jobName(_ jobID: String, extra: Int) -> [UInt8] {
+        var name: [UInt8] = []
+        name.reserveCapacity(16 + jobID.utf8.count + extra)
+        name.append(contentsOf: "apns-worker job ".utf8)
+        name.append(contentsOf: jobID.utf8)
+        return name
+    }
+
+    /// Version 8 over the first 16 bytes of the SHA-256 of `name`, cut in place.
+    private static func derived(fromName name: [UInt8]) -> APNsID {
         var digest = SHA256.hash(name)
         digest.removeLast(16)
         return APNsID(bytes: digest, version: 8)

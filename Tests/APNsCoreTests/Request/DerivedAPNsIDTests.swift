@@ -22,4 +22,13 @@ struct DerivedAPNsIDTests {
         #expect(id != APNsID.derived(fromJobID: "job-2", token: first))
         #expect(id != APNsID.derived(fromJobID: "job-1"))
     }
+
+    @Test("the ids are the same from release to release: a redelivery to a newer worker carries its first try's id")
+    func pinned() throws {
+        // Computed apart from this code: SHA-256 of the name (Python's hashlib), its first 16 bytes
+        // with the version (8) and variant bits stamped.
+        #expect(APNsID.derived(fromJobID: "job-1").value == "98147e41-c114-8130-a890-62f63312b5f9")
+        let token = try DeviceToken(hex: String(repeating: "0f", count: 32))
+        #expect(APNsID.derived(fromJobID: "job-1", token: token).value == "bb853360-13e8-8a3c-a254-be07965e6823")
+    }
 }
