@@ -47,6 +47,22 @@ public final class APNsClient: Sendable {
         try await pool(for: credential, endpoint: endpoint).send(.notification(request), urgent: urgent)
     }
 
+    /// The same without a task: `completion` hears APNs' answer, or why there is none, once: on the
+    /// event loop of the connection that answered (or wherever it turned out that none could), so
+    /// what a caller does with the answer runs where it arrived, with no hop back to a task.
+    /// Nothing cancels it; the request timeout bounds its wait.
+    public func send(
+        _ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool = false,
+        completion: @escaping @Sendable (Result<APNsResponse, APNsSendError>) -> Void
+    ) {
+        do {
+            try pool(for: credential, endpoint: endpoint).send(.notification(request), urgent: urgent, completion: completion)
+        } catch {
+            // pool(for:) throws nothing else.
+            completion(.failure(error as? APNsSendError ?? APNsSendError(.tlsFailed, .notProcessed, "\(error)")))
+        }
+    }
+
     /// Sends one broadcast-channel request (management, to a channel-management endpoint; or a
     /// broadcast, to a push endpoint) and returns APNs' answer: for a create, the new id in
     /// ``APNsAcceptance/channelID``; for a read or list, the JSON in ``APNsAcceptance/body``.

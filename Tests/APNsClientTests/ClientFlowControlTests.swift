@@ -23,14 +23,18 @@ struct ClientFlowControlTests {
     func singleStreamFirst() async throws {
         let harness = try await MockHarness.start {
             $0.apns.maxConcurrentStreams = 100
-            $0.faults.latency = .fixed(milliseconds: 50)
+            // What the test reads lasts as long as the first answer's delay: the stream is freed on the
+            // connection's loop the moment the answer arrives. A second, so that a poll delayed by a
+            // busy parallel run still falls inside it.
+            $0.faults.latency = .fixed(milliseconds: 1000)
         }
         let client = APNsClient(configuration: MockHarness.clientConfiguration { $0.connectionsPerPool = 1 })
         defer { client.shutdown() }
         let credential = try harness.tokenCredential()
         async let results = sendMany(5, client: client, credential: credential, endpoint: harness.endpoint)
-        try await Condition.wait("a request is at APNs") {
-            (client.poolState(credential: credential, endpoint: harness.endpoint)?.inFlight ?? 0) > 0
+        try await Condition.wait("every caller is at APNs or in line") {
+            let state = client.poolState(credential: credential, endpoint: harness.endpoint)
+            return (state?.inFlight ?? 0) + (state?.waiting ?? 0) == 5
         }
         let state = try #require(client.poolState(credential: credential, endpoint: harness.endpoint))
         #expect(state.inFlight == 1)

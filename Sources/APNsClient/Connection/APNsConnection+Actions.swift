@@ -14,7 +14,7 @@ extension APNsConnection {
                 submit(submission)
                 flush = true
             case .resume(let slot, let outcome):
-                requests.remove(slot).continuation.resume(returning: outcome)
+                requests.remove(slot).answered(outcome)
             case .report(let event):
                 log(event)
                 report(self, event)

@@ -12,18 +12,17 @@ import Transport
 /// carries out its actions: submitting streams, resuming callers, timers, telling the pool.
 ///
 /// `@unchecked Sendable`: the pool holds references from any thread, but every mutable property is read
-/// and written only on ``eventLoop``; the entry points callable from elsewhere (``execute(_:)``,
+/// and written only on ``eventLoop``; the entry points callable from elsewhere (``execute(_:then:)``,
 /// ``retire(reason:)``) hop onto it first.
 final class APNsConnection: @unchecked Sendable {
     /// The machine knows each request by its slot in ``requests``.
     typealias Machine = APNsConnectionStateMachine<Int>
 
-    /// A request and its caller. The continuation is unsafe (unchecked) to spare an allocation per
-    /// request; it is resumed exactly once because the state machine hands each request's slot back in
-    /// exactly one resume action.
+    /// A request and the caller waiting for its outcome, which the state machine hands back in
+    /// exactly one resume action: `answered` runs once, on the loop.
     struct PendingRequest {
         let request: OutgoingRequest
-        let continuation: UnsafeContinuation<StreamOutcome, Never>
+        let answered: @Sendable (StreamOutcome) -> Void
     }
 
     let id: Int
@@ -141,17 +140,15 @@ final class APNsConnection: @unchecked Sendable {
             }
     }
 
-    /// Runs `request` on this connection and waits for how it ended. A caller already on the
-    /// connection's loop (a task that prefers it: ``EventLoopTaskExecutor``) submits at once; others hop
-    /// onto the loop. Measured with `apns-bench client` on one connection: the hop and the answer's way
-    /// back to Swift's cooperative pool cost about a quarter of the client's rate.
-    func execute(_ request: OutgoingRequest) async -> StreamOutcome {
-        await withUnsafeContinuation { continuation in
-            if eventLoop.inEventLoop {
-                start(PendingRequest(request: request, continuation: continuation))
-            } else {
-                eventLoop.execute { self.start(PendingRequest(request: request, continuation: continuation)) }
-            }
+    /// Runs `request` on this connection; `answered` hears how it ended, on the connection's loop.
+    /// A caller already on the loop submits at once; others hop onto it. Measured with `apns-bench
+    /// client` on one connection: callers on Swift's cooperative pool, whose answers hop back, reach
+    /// about three quarters of the rate of callers on the loop.
+    func execute(_ request: OutgoingRequest, then answered: @escaping @Sendable (StreamOutcome) -> Void) {
+        if eventLoop.inEventLoop {
+            start(PendingRequest(request: request, answered: answered))
+        } else {
+            eventLoop.execute { self.start(PendingRequest(request: request, answered: answered)) }
         }
     }
 

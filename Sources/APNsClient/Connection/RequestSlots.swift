@@ -1,7 +1,7 @@
 /// The requests a connection holds, each in a numbered slot: the state machine and its actions know a
 /// request by its slot number only.
 ///
-/// A request (its payload, headers' values, the caller's continuation) is stored once, when it arrives,
+/// A request (its payload, headers' values, the caller's callback) is stored once, when it arrives,
 /// and taken out once, when its caller resumes. Carried inside the machine's actions instead, it was
 /// copied (and its buffers retained and released) at every step of its way.
 struct RequestSlots<Request> {

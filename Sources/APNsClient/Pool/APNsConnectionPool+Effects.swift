@@ -8,8 +8,9 @@ import NIOCore
 extension APNsConnectionPool {
     enum Effect {
         case open(Int)
-        case resume(UnsafeContinuation<APNsConnection, any Error>, APNsConnection)
-        case fail(UnsafeContinuation<APNsConnection, any Error>, any Error)
+        /// A waiting send goes on with a stream on this connection.
+        case serve(PoolSend, APNsConnection)
+        case fail(PoolSend, APNsSendError)
         case checkConnections(in: TimeAmount)
         case sweep(in: TimeAmount)
         case retire(APNsConnection, reason: String)
@@ -22,12 +23,12 @@ extension APNsConnectionPool {
             case .open(let id):
                 return .open(id)
             case .serve(let waiter, let id):
-                guard let continuation = locked.waiting.removeValue(forKey: waiter) else { return nil }
+                guard let send = locked.waiting.removeValue(forKey: waiter) else { return nil }
                 // A connection is stored before it can report ready; if it is gone, the caller still hears.
                 guard let connection = locked.connections[id] else {
-                    return .fail(continuation, APNsSendError(.connectFailed, .notProcessed, "connection \(id) closed before it served"))
+                    return .fail(send, APNsSendError(.connectFailed, .notProcessed, "connection \(id) closed before it served"))
                 }
-                return .resume(continuation, connection)
+                return .serve(send, connection)
             case .fail(let waiter, let error):
                 return locked.waiting.removeValue(forKey: waiter).map { .fail($0, error) }
             case .checkConnectionsAgain(let delay):
@@ -46,10 +47,12 @@ extension APNsConnectionPool {
             switch effect {
             case .open(let id):
                 open(id)
-            case .resume(let continuation, let connection):
-                continuation.resume(returning: connection)
-            case .fail(let continuation, let error):
-                continuation.resume(throwing: error)
+            case .serve(let send, let connection):
+                // On the connection's next tick: a stream is freed inside an answer's callback, and a
+                // waiting send served there would nest inside it (and the next one inside that).
+                connection.eventLoop.execute { send.use(connection) }
+            case .fail(let send, let error):
+                send.fail(error)
             case .checkConnections(let delay):
                 group.next().scheduleTask(in: delay) { [self] in
                     perform(state.withLockedValue { locked in translate(locked.machine.connectCheckDue(now: .now()), in: &locked) })

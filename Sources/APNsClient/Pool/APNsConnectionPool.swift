@@ -10,7 +10,7 @@ import TLS
 /// streams; when none is free, callers wait in a bounded line (``APNsClientConfiguration/maximumWaitingRequests``).
 ///
 /// The decisions are ``PoolStateMachine``'s; this class holds it under a lock with the connections and
-/// the waiting callers' continuations, and carries out its actions outside the lock.
+/// the sends waiting for a stream, and carries out its actions outside the lock.
 final class APNsConnectionPool: Sendable {
     let credential: APNsCredential
     let endpoint: APNsEndpoint
@@ -27,9 +27,9 @@ final class APNsConnectionPool: Sendable {
     struct Locked {
         var machine: PoolStateMachine<SystemRandomNumberGenerator>
         var connections: [Int: APNsConnection] = [:]
-        /// Waiting callers' continuations, unsafe to spare an allocation each: one leaves this dictionary
-        /// under the lock before it is resumed, so it is resumed exactly once.
-        var waiting: [UInt64: UnsafeContinuation<APNsConnection, any Error>] = [:]
+        /// Sends waiting for a stream: one leaves this dictionary under the lock before it goes on, so
+        /// it goes on exactly once.
+        var waiting: [UInt64: PoolSend] = [:]
     }
 
     init(
@@ -63,30 +63,28 @@ final class APNsConnectionPool: Sendable {
         state = NIOLockedValueBox(Locked(machine: machine))
     }
 
-    /// Sends `request`, re-sending it transparently while APNs reports it unprocessed.
+    /// Sends `request`, re-sending it transparently while APNs reports it unprocessed, and calls
+    /// `completion` once with APNs' answer or why there is none (see ``PoolSend`` for where it runs).
+    func send(_ request: OutgoingRequest, urgent: Bool = false, completion: @escaping @Sendable (Result<APNsResponse, APNsSendError>) -> Void) {
+        acquire(for: PoolSend(pool: self, request: request, urgent: urgent, waiterID: nextWaiterID(), completion: completion))
+    }
+
+    /// The same for a task, which waits for the answer. Cancelled while it waits for a stream, it
+    /// leaves the line and fails unprocessed (``APNsSendError/Code/shutdown``); once its request is
+    /// on a stream it waits for the answer, as the request's outcome would otherwise be unknown.
     func send(_ request: OutgoingRequest, urgent: Bool = false) async throws -> APNsResponse {
-        var resends = 0
-        let started = ContinuousClock.now
-        defer { metrics.requestDuration.record(duration: ContinuousClock.now - started) }
-        while true {
-            let connection = try await acquire(urgent: urgent)
-            let outcome = await connection.execute(request)
-            release(connection)
-            switch outcome {
-            case .response(let response):
-                return response
-            case .failed(let error):
-                throw error
-            case .notProcessed(let why):
-                guard resends < configuration.maximumTransparentResends else {
-                    throw APNsSendError(.refused, .notProcessed, "refused unprocessed \(resends + 1) times; last: \(why)")
-                }
-            case .retryElsewhere(let rejection):
-                guard resends < configuration.maximumTransparentResends else { return .rejected(rejection) }
+        let id = nextWaiterID()
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                acquire(for: PoolSend(pool: self, request: request, urgent: urgent, waiterID: id) { continuation.resume(with: $0) })
             }
-            resends += 1
-            statistics.record(credential: credential.name, .resent)
+        } onCancel: {
+            withdrawWaiting(id, because: APNsSendError(.shutdown, .notProcessed, "cancelled while waiting for a stream"))
         }
+    }
+
+    private func nextWaiterID() -> UInt64 {
+        waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// Stops taking requests, fails waiting callers and lets every connection close once idle.
