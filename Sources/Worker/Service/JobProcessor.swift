@@ -11,10 +11,11 @@ public import WorkerConfiguration
 /// Takes one delivery from decoding to ack: send, decide, publish the result (and any retry or
 /// dead-letter copy), and ack only once the broker confirmed every one of them.
 ///
-/// Thousands of jobs wait for APNs at once, each in async frames that live as long as the wait, so the
-/// async path is kept thin: ``process(_:)`` and ``send(_:)`` hold a reference to this class and to a
-/// ``PendingSend``, while decoding, deciding and building messages happen in synchronous functions
-/// whose temporaries live on the thread's stack for microseconds instead.
+/// Thousands of jobs wait for APNs at once. A single-device job waits as nothing but its
+/// ``PendingSend`` in the callback its request carries (``begin(_:settled:)``); the jobs that wait on
+/// a task (multicast, channel, rate-limited, redelivered) keep their async frames thin: decoding,
+/// deciding and building messages happen in synchronous functions whose temporaries live on the
+/// thread's stack for microseconds instead.
 public final class JobProcessor: Sendable {
     let broker: any JobBroker
     let sender: any NotificationSender
@@ -132,30 +133,53 @@ public final class JobProcessor: Sendable {
     }
 
     /// Processes one delivery; never throws: every outcome ends in an ack or a requeue, after which
-    /// `settled` runs, once. Returns once the job's messages are handed to the broker, not when they
-    /// are confirmed, so a job's task is not resumed a third time only for what is left (counting, the
-    /// job's slot): `settled` runs where the job is settled, which for nearly every job is the broker
-    /// client's event loop (``finish(_:with:then:)``), and at once for a delivery whose connection is
-    /// gone.
+    /// `settled` runs, once (for nearly every job on the broker client's event loop:
+    /// ``finish(_:with:then:)``). Returns once nothing is left for a task to wait for.
     public func process(_ delivery: AMQPDelivery, settled: @escaping @Sendable () -> Void) async {
+        guard let step = begin(delivery, settled: settled) else { return }
+        await proceed(step, of: delivery, settled: settled)
+    }
+
+    /// Takes `delivery` as far as it goes without a task, which for a single-device job is the whole
+    /// way: decoded here, sent, and concluded and handed to the broker where APNs' answer arrives (the
+    /// connection's event loop), with no task, continuation or hop back. Returns the step left when
+    /// the job must wait for something other than APNs' answer, for ``proceed(_:of:settled:)`` on a
+    /// task: a redelivery for its first delivery's outcome, a rate limit, a multicast job's senders,
+    /// a channel request.
+    func begin(_ delivery: AMQPDelivery, settled: @escaping @Sendable () -> Void) -> JobStep? {
         guard delivery.generation == broker.generation else {
-            // Its connection closed while it waited for a slot or for its task to run: the broker has
-            // requeued it already, and processing it would push it twice and publish a duplicate result.
+            // Its connection closed while it waited for a slot: the broker has requeued it already,
+            // and processing it would push it twice and publish a duplicate result.
             metrics.superseded.increment()
             settled()
-            return
+            return nil
         }
-        var step = start(delivery)
+        let step = start(delivery)
+        switch step {
+        case .publish(let publications), .republish(let publications):
+            finish(delivery, with: publications) { _ in settled() }
+            return nil
+        case .send(let pending) where pending.job.multicast == nil && rateLimits.isEmpty && !Self.mayRepeat(delivery):
+            atAPNs.begin(pending.job.id)
+            send(pending, settled: settled)
+            return nil
+        case .send, .channel:
+            return step
+        }
+    }
+
+    /// The rest of a job ``begin(_:settled:)`` could not finish, on the job's own task.
+    func proceed(_ step: JobStep, of delivery: AMQPDelivery, settled: @escaping @Sendable () -> Void) async {
+        var step = step
         if case .send(let pending) = step, Self.mayRepeat(delivery) {
             step = await afterEarlierDelivery(pending)
         } else if case .channel(let pending) = step, Self.mayRepeat(delivery) {
             step = await afterEarlierDelivery(pending)
         }
         switch step {
-        case .publish(let publications):
-            finish(delivery, with: publications) { _ in settled() }
-        case .republish(let publications):
-            // Still remembered: this delivery's ack can be lost as the first one's was.
+        case .publish(let publications), .republish(let publications):
+            // A republish is of an outcome still remembered: this delivery's ack can be lost as the
+            // first one's was.
             finish(delivery, with: publications) { _ in settled() }
         case .channel(let pending):
             atAPNs.begin(pending.job.id)
@@ -167,13 +191,12 @@ public final class JobProcessor: Sendable {
             }
         case .send(let pending):
             atAPNs.begin(pending.job.id)
-            let publications = if let multicast = pending.job.multicast { await sendMulticast(pending, multicast) } else { await send(pending) }
-            // APNs has answered: whatever becomes of the publications or the ack, a redelivery must not
-            // push again.
-            answered.remember(pending.outcomeKey, publications)
-            finish(delivery, with: publications) { [atAPNs, id = pending.job.id] _ in
-                atAPNs.end(id)
-                settled()
+            if let multicast = pending.job.multicast {
+                handOver(await sendMulticast(pending, multicast), of: pending, settled: settled)
+            } else if !rateLimits.isEmpty, !(await waitForRate(pending.credentialName, topic: pending.job.request.topic, urgent: pending.context.isUrgent)) {
+                handOver(conclude(pending, outcome: .failure(Self.rateWaitCancelled)), of: pending, settled: settled)
+            } else {
+                send(pending, settled: settled)
             }
         }
     }
@@ -194,23 +217,24 @@ public final class JobProcessor: Sendable {
         return rememberedOutcome(pending.outcomeKey, jobID: pending.job.id, delivery: pending.context.delivery) ?? .channel(pending)
     }
 
-    /// Sends the job and turns APNs' answer (or its absence) into what to publish.
-    private func send(_ pending: PendingSend) async -> [Publication] {
-        let outcome: Result<APNsResponse, APNsSendError>
-        if !rateLimits.isEmpty, !(await waitForRate(pending.credentialName, topic: pending.job.request.topic, urgent: pending.context.isUrgent)) {
-            outcome = .failure(Self.rateWaitCancelled)
-        } else {
-            do {
-                outcome = .success(try await sender.send(pending.job.request, credential: pending.credential, endpoint: pending.endpoint, urgent: pending.context.isUrgent))
-            } catch {
-                outcome = .failure(Self.sendError(error))
-            }
+    /// Sends a single-device job (its delivery counted in ``atAPNs``); APNs' answer is concluded and
+    /// handed to the broker where it arrives.
+    private func send(_ pending: PendingSend, settled: @escaping @Sendable () -> Void) {
+        let request = pending.job.request
+        sender.send(request, credential: pending.credential, endpoint: pending.endpoint, urgent: pending.context.isUrgent) { [self] outcome in
+            handOver(conclude(pending, outcome: outcome), of: pending, settled: settled)
         }
-        return conclude(pending, outcome: outcome)
     }
 
-    // The single-job path above keeps its own do/catch rather than ``Result/init(sending:)``: its async
-    // frame is what thousands of waiting jobs hold, and it stays as small as it was measured.
+    /// Hands a job's publications to the broker with its ack. APNs has answered: whatever becomes
+    /// of the publications or the ack, a redelivery must not push again.
+    private func handOver(_ publications: [Publication], of pending: PendingSend, settled: @escaping @Sendable () -> Void) {
+        answered.remember(pending.outcomeKey, publications)
+        finish(pending.context.delivery, with: publications) { [atAPNs, id = pending.job.id] _ in
+            atAPNs.end(id)
+            settled()
+        }
+    }
 
     /// Waits until `credential`'s and `topic`'s rate limits let one more request go (an urgent one
     /// goes at once). False when the wait was cancelled (the shutdown timeout): the request must not

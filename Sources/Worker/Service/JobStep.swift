@@ -1,7 +1,7 @@
 /// What a delivery needs after decoding: publications right away (malformed, expired, its credential
 /// paused), the outcome an earlier delivery left (``AnsweredOutcomes``), or a send to
 /// APNs first.
-enum JobStep {
+enum JobStep: Sendable {
     case publish([Publication])
     case republish([Publication])
     case send(PendingSend)

@@ -203,9 +203,11 @@ public final class WorkerService: Service {
 
     /// Processes every delivery as ``intake`` starts them (urgent first, at most
     /// ``WorkerSettings/jobConcurrency`` at once); once draining, or when the stream ends, waits for
-    /// in-flight jobs up to the shutdown timeout, then cancels those still at APNs (a cancelled job is
-    /// not lost: it goes back for another try) and throws ``DrainTimeout``. Jobs already handed to the
-    /// broker are settled by their confirms, which ``run()`` waits for as it closes the connection.
+    /// in-flight jobs up to the shutdown timeout, then cancels the tasks of those still waiting
+    /// (a wait for a stream or for a rate limit ends unprocessed) and throws
+    /// ``DrainTimeout``. Nothing unfinished is lost: none of it was acked, and closing the connection
+    /// gives it back to the queue. Jobs already handed to the broker are settled by their confirms,
+    /// which ``run()`` waits for as it closes the connection.
     private func process(_ deliveries: AsyncStream<[AMQPDelivery]>) async throws {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { [self] in
@@ -217,13 +219,15 @@ public final class WorkerService: Service {
             }
             while let started = await intake.next() {
                 metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
-                group.addTask { [self] in
-                    // Its slot is freed once the job is settled at the broker, where that happens:
-                    // the task ends when the job's messages are handed over.
-                    await processor.process(started.delivery) { [self] in
-                        intake.finished(started)
-                        metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
-                    }
+                // Its slot is freed once the job is settled at the broker, where that happens.
+                let settled: @Sendable () -> Void = { [self] in
+                    intake.finished(started)
+                    metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
+                }
+                // A single-device job needs no task: it goes on where APNs' answer arrives.
+                guard let step = processor.begin(started.delivery, settled: settled) else { continue }
+                group.addTask { [processor] in
+                    await processor.proceed(step, of: started.delivery, settled: settled)
                 }
             }
             let deadline = ContinuousClock.now + settings.worker.shutdownTimeout

@@ -51,6 +51,14 @@ final class FakeSender: NotificationSender, Sendable {
         for send in held { send.resume() }
     }
 
+    /// The same answers, heard on a task of their own as a real client's arrive on its event loop.
+    func send(
+        _ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool,
+        completion: @escaping @Sendable (Result<APNsResponse, APNsSendError>) -> Void
+    ) {
+        Task { completion(await Result(sending: { try await self.send(request, credential: credential, endpoint: endpoint, urgent: urgent) })) }
+    }
+
     func send(_ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool) async throws -> APNsResponse {
         let holding = state.withLockedValue { state in
             state.sends += 1
