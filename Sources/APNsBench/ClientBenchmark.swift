@@ -27,11 +27,15 @@ struct ClientBenchmark {
         /// On the connections' one event loop (``EventLoopTaskExecutor``), as h2load's single thread:
         /// no hop either way.
         case eventLoop
+        /// No tasks: chains of callbacks on the connections' loops (``CallbackChains``), as a worker's
+        /// single-device jobs are answered.
+        case callbacks
 
         var label: String {
             switch self {
             case .cooperativePool: "callers on the cooperative pool"
             case .eventLoop: "callers on the connection's loop"
+            case .callbacks: "callbacks, no tasks"
             }
         }
     }
@@ -78,7 +82,10 @@ struct ClientBenchmark {
         let clock = ContinuousClock()
         let before = ResourceUsage.now()
         let started = clock.now
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+        let latencies = callers == .callbacks
+            ? await CallbackChains(client: client, request: request, credential: credential, endpoint: endpoint, tally: tally, chains: connections * streamsPerConnection)
+                .run(chains: connections * streamsPerConnection)
+            : try await withThrowingTaskGroup(of: [Double].self) { group in
             for _ in 0..<(connections * streamsPerConnection) {
                 group.addTask(executorPreference: executor) {
                     var samples: [Double] = []

@@ -77,6 +77,7 @@ struct ClientComparison {
             "notifications": JSONValue(count) ?? .null, "streams": JSONValue(streams) ?? .null, "rounds": JSONValue(rounds) ?? .null,
             "ratioOneConnection": .number(ratios[.cooperativePool]?[1] ?? .nan), "ratioFourConnections": .number(ratios[.cooperativePool]?[4] ?? .nan),
             "ratioOneConnectionOnLoop": .number(ratios[.eventLoop]?[1] ?? .nan), "ratioFourConnectionsOnLoop": .number(ratios[.eventLoop]?[4] ?? .nan),
+            "ratioOneConnectionCallbacks": .number(ratios[.callbacks]?[1] ?? .nan), "ratioFourConnectionsCallbacks": .number(ratios[.callbacks]?[4] ?? .nan),
             "rows": .array(rows.map { ["run": .string($0.0), "rate": .number($0.1), "latency": .string($0.2), "cpuMicroseconds": .string($0.3), "peakRSSMiB": .string($0.4)] }),
         ]
         let directory = URL(fileURLWithPath: output)

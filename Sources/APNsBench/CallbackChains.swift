@@ -1,0 +1,56 @@
+import APNsClient
+import APNsCore
+import Synchronization
+
+/// Sends a benchmark's requests as chains of callbacks, with no task on either side: each answer's
+/// callback, on the connection's event loop, records the request and sends the chain's next one.
+/// A worker's single-device job is answered the same way (``APNsClient/send(_:credential:endpoint:urgent:completion:)``).
+final class CallbackChains: Sendable {
+    let client: APNsClient
+    let request: NotificationRequest
+    let credential: APNsCredential
+    let endpoint: APNsEndpoint
+    let tally: Tally
+    private let clock = ContinuousClock()
+    private let samples = Mutex<[Double]>([])
+    private let running: Atomic<Int>
+    private let done = Mutex<CheckedContinuation<[Double], Never>?>(nil)
+
+    init(client: APNsClient, request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, tally: Tally, chains: Int) {
+        self.client = client
+        self.request = request
+        self.credential = credential
+        self.endpoint = endpoint
+        self.tally = tally
+        running = Atomic(chains)
+    }
+
+    /// Runs `chains` chains until the tally's requests are sent and answered; returns each accepted
+    /// request's latency in milliseconds.
+    func run(chains: Int) async -> [Double] {
+        await withCheckedContinuation { continuation in
+            done.withLock { $0 = continuation }
+            for _ in 0..<chains { sendNext() }
+        }
+    }
+
+    private func sendNext() {
+        guard tally.remaining.subtract(1, ordering: .relaxed).oldValue > 0 else { return chainEnded() }
+        let sent = clock.now
+        client.send(request, credential: credential, endpoint: endpoint) { [self] outcome in
+            if case .success(.accepted) = outcome {
+                let milliseconds = (clock.now - sent).milliseconds
+                samples.withLock { $0.append(milliseconds) }
+            } else {
+                tally.failures.add(1, ordering: .relaxed)
+            }
+            sendNext()
+        }
+    }
+
+    private func chainEnded() {
+        guard running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        let all = samples.withLock { $0 }
+        done.withLock { $0.take() }?.resume(returning: all)
+    }
+}
