@@ -32,9 +32,9 @@ struct ClientFlowControlTests {
         defer { client.shutdown() }
         let credential = try harness.tokenCredential()
         async let results = sendMany(5, client: client, credential: credential, endpoint: harness.endpoint)
-        try await Condition.wait("every caller is at APNs or in line") {
-            let state = client.poolState(credential: credential, endpoint: harness.endpoint)
-            return (state?.inFlight ?? 0) + (state?.waiting ?? 0) == 5
+        try await Condition.wait("a request is at APNs, and every other caller in line") {
+            guard let state = client.poolState(credential: credential, endpoint: harness.endpoint) else { return false }
+            return state.inFlight > 0 && state.inFlight + state.waiting == 5
         }
         let state = try #require(client.poolState(credential: credential, endpoint: harness.endpoint))
         #expect(state.inFlight == 1)

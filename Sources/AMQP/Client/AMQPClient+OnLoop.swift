@@ -17,7 +17,15 @@ extension AMQPClient {
         queues: [String], prefetch: UInt16, onLoop deliver: @escaping @Sendable ([AMQPDelivery]) -> Void,
         finished: @escaping @Sendable () -> Void = {}
     ) async throws {
-        let request = ConsumeRequest(queues: AMQPConsumedQueue.equalShares(of: prefetch, among: queues), sink: .onLoop(deliver: deliver, finished: finished))
+        try await consume(AMQPConsumedQueue.equalShares(of: prefetch, among: queues), onLoop: deliver, finished: finished)
+    }
+
+    /// The same over queues each with its own limit of unacked deliveries, as ``consumeBatches(_:)``.
+    public func consume(
+        _ queues: [AMQPConsumedQueue], onLoop deliver: @escaping @Sendable ([AMQPDelivery]) -> Void,
+        finished: @escaping @Sendable () -> Void = {}
+    ) async throws {
+        let request = ConsumeRequest(queues: queues, sink: .onLoop(deliver: deliver, finished: finished))
         try await withCheckedThrowingContinuation { submit(.consume(request, $0)) }
     }
 }

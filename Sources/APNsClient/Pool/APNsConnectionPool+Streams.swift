@@ -40,7 +40,7 @@ extension APNsConnectionPool {
 
     func release(_ connection: APNsConnection) {
         let (effects, inUse, limit) = state.withLockedValue { locked in
-            (translate(locked.machine.release(connection.id), in: &locked), locked.machine.streamsInUse, locked.machine.streamLimit)
+            (translate(locked.machine.release(connection.id, now: .now()), in: &locked), locked.machine.streamsInUse, locked.machine.streamLimit)
         }
         metrics.streamsInUse.record(inUse)
         metrics.streamLimit.record(limit)

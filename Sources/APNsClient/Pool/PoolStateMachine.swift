@@ -125,10 +125,27 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         limit / 10
     }
 
-    /// A stream of `connection` is free again: the oldest waiting callers get it.
-    mutating func release(_ connection: ConnectionID) -> [Action] {
+    /// A stream of `connection` is free again: the oldest waiting callers get it. Those whose request
+    /// timeout passed while they waited fail first, as the sweep would have failed them: a stream
+    /// freed between two sweeps must not send a request its caller has already given up on.
+    mutating func release(_ connection: ConnectionID, now: NIODeadline) -> [Action] {
         changeInFlight(of: connection, by: -1)
-        return serveWaiters()
+        return failExpiredWaiters(now: now) + serveWaiters()
+    }
+
+    /// Waiters past their deadline, failed. They are at the front of their lines: every deadline is
+    /// the arrival plus the same request timeout.
+    private mutating func failExpiredWaiters(now: NIODeadline) -> [Action] {
+        var actions: [Action] = []
+        while let first = urgentWaiters.first, first.deadline <= now { actions.append(.fail(urgentWaiters.removeFirst().id, waitTimedOut)) }
+        while let first = waiters.first, first.deadline <= now { actions.append(.fail(waiters.removeFirst().id, waitTimedOut)) }
+        return actions
+    }
+
+    /// How a caller that waited past the request timeout fails.
+    private var waitTimedOut: APNsSendError {
+        let cause = lastConnectFailure.map { "; the last connection attempt failed: \($0.message)" } ?? ""
+        return APNsSendError(.timedOut, .notProcessed, "no stream became free within \(requestTimeout)\(cause)")
     }
 
     /// Counts a stream of connection `id` taken (1) or freed (-1). Read and written back rather than
@@ -159,8 +176,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
             urgentWaiters.removeAll { $0.deadline <= now }
             waiters.removeAll { $0.deadline <= now }
         }
-        let cause = lastConnectFailure.map { "; the last connection attempt failed: \($0.message)" } ?? ""
-        let failure = APNsSendError(.timedOut, .notProcessed, "no stream became free within \(requestTimeout)\(cause)")
+        let failure = waitTimedOut
         return expired.map { .fail($0.id, failure) } + armSweep()
     }
 

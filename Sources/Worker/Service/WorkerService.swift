@@ -22,8 +22,8 @@ public final class WorkerService: Service {
     public let gate: CredentialGate
     let processor: JobProcessor
     let intake: JobIntake
+    let starter: JobStarter
     let logger: Logger
-    let inFlight = Atomic(0)
     let draining = Atomic(false)
     /// The worker's instruments, made once and shared with the gate and the processor.
     let metrics = WorkerMetrics()
@@ -44,6 +44,7 @@ public final class WorkerService: Service {
             onMissingExchange: onMissingExchange
         )
         intake = JobIntake(limit: settings.jobConcurrency, reserved: settings.urgentReservedJobs, place: Self.placement(settings: settings, processor: processor))
+        starter = JobStarter(intake: intake, processor: processor, metrics: metrics)
         metrics.configurationLoaded()
         recordCredentials(credentials.entries)
     }
@@ -81,7 +82,7 @@ public final class WorkerService: Service {
     }
 
     /// Jobs being processed right now (started, not yet acked or requeued).
-    public var jobsInFlight: Int { inFlight.load(ordering: .relaxed) }
+    public var jobsInFlight: Int { starter.inFlight.load(ordering: .relaxed) }
 
     /// Sets the gauges that are cheaper to read on a scrape than to keep current on every job.
     public func recordScrapeGauges() {
@@ -134,7 +135,17 @@ public final class WorkerService: Service {
             for warning in try await topology.declare(on: amqp) { logger.warning("\(warning)") }
         }
         let queues = consumedQueues
-        let deliveries = try await amqp.consumeBatches(queues)
+        // The consumer's end (draining: once the broker confirmed the cancel), heard by process(_:).
+        let (inputEnd, inputEnded) = AsyncStream.makeStream(of: Never.self)
+        // Deliveries start on the client's loop as they arrive (JobStarter).
+        try await amqp.consume(queues, onLoop: { [starter] batch in starter.arrived(batch) }, finished: { [self] in
+            // Draining: deliveries that never started go back to the queue now that the broker
+            // confirmed the cancel. Before, it would deliver a requeued job straight back to this
+            // consumer, each time counted toward the queue's delivery limit.
+            for delivery in intake.inputFinished() { amqp.onLoop.reject(delivery, requeue: true) }
+            starter.startWaiting()
+            inputEnded.finish()
+        })
         metrics.prefetch.record(settings.worker.prefetch)
         logger.notice("worker consuming", metadata: [
             "queues": "\(queues.map { "\($0.name) (prefetch \($0.prefetch))" }.joined(separator: ", "))",
@@ -148,12 +159,13 @@ public final class WorkerService: Service {
         defer { pacing?.cancel() }
         do {
             try await withGracefulShutdownHandler {
-                try await process(deliveries)
+                try await process(until: inputEnd)
             } onGracefulShutdown: { [self] in
                 draining.store(true, ordering: .relaxed)
                 processor.beginDraining()
                 intake.close()
-                // Once the broker confirms the cancel, the stream ends after the deliveries already here.
+                starter.startWaiting()
+                // Once the broker confirms the cancel, the consumer's `finished` hands back what waits.
                 Task { [amqp, logger] in
                     logger.notice("draining: cancelling the consumer")
                     await amqp.cancelConsuming()
@@ -201,45 +213,42 @@ public final class WorkerService: Service {
         return queues
     }
 
-    /// Processes every delivery as ``intake`` starts them (urgent first, at most
-    /// ``WorkerSettings/jobConcurrency`` at once); once draining, or when the stream ends, waits for
-    /// in-flight jobs up to the shutdown timeout, then cancels the tasks of those still waiting
-    /// (a wait for a stream or for a rate limit ends unprocessed) and throws
-    /// ``DrainTimeout``. Nothing unfinished is lost: none of it was acked, and closing the connection
-    /// gives it back to the queue. Jobs already handed to the broker are settled by their confirms,
-    /// which ``run()`` waits for as it closes the connection.
-    private func process(_ deliveries: AsyncStream<[AMQPDelivery]>) async throws {
+    /// Runs the jobs ``starter`` hands to tasks, until nothing more can start (draining, or the
+    /// consumer gone and nothing waiting); then waits for the consumer's end (`inputEnd`) and for
+    /// in-flight jobs, up to the shutdown timeout. Past it, it cancels the tasks of jobs still waiting
+    /// (a wait for a stream or for a rate limit ends unprocessed) and throws ``DrainTimeout``.
+    /// Nothing unfinished is lost: none of it was acked, and closing the connection gives it back to
+    /// the queue. Jobs already handed to the broker are settled by their confirms, which ``run()``
+    /// waits for as it closes the connection.
+    private func process(until inputEnd: AsyncStream<Never>) async throws {
+        // A cancelled run is taken as draining: nothing more starts.
+        try await withTaskCancellationHandler {
+            try await runJobs(until: inputEnd)
+        } onCancel: { [intake, starter] in
+            intake.close()
+            starter.startWaiting()
+        }
+    }
+
+    private func runJobs(until inputEnd: AsyncStream<Never>) async throws {
         try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { [self] in
-                for await batch in deliveries { intake.arrived(batch) }
-                // Draining: deliveries that never started go back to the queue now that the broker
-                // confirmed the cancel. Before, it would deliver a requeued job straight back to this
-                // consumer, each time counted toward the queue's delivery limit.
-                for delivery in intake.inputFinished() { await amqp.reject(delivery, requeue: true) }
-            }
-            while let started = await intake.next() {
-                metrics.inFlight.record(inFlight.add(1, ordering: .relaxed).newValue)
-                // Its slot is freed once the job is settled at the broker, where that happens.
-                let settled: @Sendable () -> Void = { [self] in
-                    intake.finished(started)
-                    metrics.inFlight.record(inFlight.subtract(1, ordering: .relaxed).newValue)
-                }
-                // A single-device job needs no task: it goes on where APNs' answer arrives.
-                guard let step = processor.begin(started.delivery, settled: settled) else { continue }
+            for await job in starter.slowJobs {
                 group.addTask { [processor] in
-                    await processor.proceed(step, of: started.delivery, settled: settled)
+                    await processor.proceed(job.step, of: job.delivery, settled: job.settled)
                 }
             }
             let deadline = ContinuousClock.now + settings.worker.shutdownTimeout
             group.addTask { [self] in
-                while inFlight.load(ordering: .relaxed) > 0 {
+                while starter.inFlight.load(ordering: .relaxed) > 0 {
                     guard ContinuousClock.now < deadline else {
-                        logger.warning("shutdown timeout reached; requeueing unfinished jobs", metadata: ["in-flight": "\(inFlight.load(ordering: .relaxed))"])
+                        logger.warning("shutdown timeout reached; requeueing unfinished jobs", metadata: ["in-flight": "\(starter.inFlight.load(ordering: .relaxed))"])
                         throw DrainTimeout()
                     }
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }
+            // Ends when the consumer does, or when the timeout above cancels the group.
+            for await _ in inputEnd {}
         }
     }
 

@@ -39,8 +39,8 @@ struct PoolStateMachineTests {
             return connection
         }
         #expect(picks == [1, 2, 1, 2, 1, 2])
-        _ = machine.release(2)
-        _ = machine.release(2)
+        _ = machine.release(2, now: Self.start)
+        _ = machine.release(2, now: Self.start)
         #expect(machine.acquire(9, now: Self.start) == .use(2))
     }
 
@@ -52,7 +52,7 @@ struct PoolStateMachineTests {
         #expect(machine.acquireFree() == 2)
         #expect(machine.acquireFree() == nil, "every stream is taken: the caller must wait in line")
         #expect(machine.streamsInUse == 3)
-        _ = machine.release(1)
+        _ = machine.release(1, now: Self.start)
         _ = machine.shutdown()
         #expect(machine.acquireFree() == nil, "a shut-down pool hands out nothing, even with a free stream")
     }
@@ -67,10 +67,10 @@ struct PoolStateMachineTests {
         #expect(machine.acquire(200, urgent: true, now: Self.start) == .use(1), "the second kept stream")
         guard case .wait = machine.acquire(201, urgent: true, now: Self.start) else { Issue.record("a 21st stream"); return }
         #expect(machine.acquireFree() == nil && machine.acquireFree(urgent: false) == nil)
-        #expect(machine.release(1) == [.serve(201, on: 1)], "the urgent caller first, though the other waited longer")
-        #expect(machine.release(1) == [], "one free stream: kept for urgent callers, so the other still waits")
-        #expect(machine.release(1) == [], "two: both kept")
-        #expect(machine.release(1) == [.serve(100, on: 1)], "a third is the other's")
+        #expect(machine.release(1, now: Self.start) == [.serve(201, on: 1)], "the urgent caller first, though the other waited longer")
+        #expect(machine.release(1, now: Self.start) == [], "one free stream: kept for urgent callers, so the other still waits")
+        #expect(machine.release(1, now: Self.start) == [], "two: both kept")
+        #expect(machine.release(1, now: Self.start) == [.serve(100, on: 1)], "a third is the other's")
         #expect(machine.waitingCount == 0)
         #expect(Machine.reservedStreams(of: 1000) == 100 && Machine.reservedStreams(of: 9) == 0, "none below ten streams")
     }
@@ -82,7 +82,21 @@ struct PoolStateMachineTests {
         for id: UInt64 in 2...4 { guard case .wait = machine.acquire(id, now: Self.start) else { Issue.record("caller \(id) did not wait"); return } }
         guard case .fail(let error) = machine.acquire(5, now: Self.start), error.code == .overloaded else { Issue.record("a fourth waiter past a line of 3"); return }
         guard case .wait = machine.acquire(6, urgent: true, now: Self.start) else { Issue.record("an urgent caller was turned away"); return }
-        #expect(machine.release(1) == [.serve(6, on: 1)])
+        #expect(machine.release(1, now: Self.start) == [.serve(6, on: 1)])
+    }
+
+    @Test("a stream freed after a waiter's deadline fails it, unprocessed, and serves the next in time")
+    func releaseAfterDeadline() {
+        var machine = Self.ready(limits: [1: 1])
+        #expect(machine.acquire(1, now: Self.start) == .use(1))
+        guard case .wait = machine.acquire(2, now: Self.start) else { Issue.record("2 did not wait"); return }
+        guard case .wait = machine.acquire(3, now: Self.start + .milliseconds(500)) else { Issue.record("3 did not wait"); return }
+        let actions = machine.release(1, now: Self.start + .milliseconds(1200))
+        #expect(actions.count == 2)
+        guard case .fail(2, let error) = actions.first else { Issue.record("the expired waiter was not failed first: \(actions)"); return }
+        #expect(error.code == .timedOut && error.outcome == .notProcessed)
+        #expect(actions.last == .serve(3, on: 1), "the waiter still in time gets the stream")
+        #expect(machine.waitingCount == 0)
     }
 
     @Test("the line is bounded: past it a caller fails Overloaded at once; a release serves the oldest")
@@ -93,11 +107,11 @@ struct PoolStateMachineTests {
         for id in 3...5 { guard case .wait = machine.acquire(UInt64(id), now: Self.start) else { Issue.record("\(id) did not wait"); return } }
         guard case .fail(let error) = machine.acquire(6, now: Self.start) else { Issue.record("the line is not bounded"); return }
         #expect(error.code == .overloaded && error.outcome == .notProcessed)
-        #expect(machine.release(2) == [.serve(3, on: 2)])
+        #expect(machine.release(2, now: Self.start) == [.serve(3, on: 2)])
         let cancelled = machine.cancel(4)
         let again = machine.cancel(4)
         #expect(cancelled && !again)
-        #expect(machine.release(1) == [.serve(5, on: 1)])
+        #expect(machine.release(1, now: Self.start) == [.serve(5, on: 1)])
     }
 
     @Test("the sweep fails callers that waited past the request timeout, and stops once nobody waits")
@@ -183,7 +197,7 @@ struct PoolStateMachineTests {
         }
         for (id, limit) in limits.sorted(by: { $0.key < $1.key }) { _ = machine.connectionReady(id, streamLimit: limit) }
         // Caller 0 got the first free stream; give it back.
-        _ = machine.release(1)
+        _ = machine.release(1, now: Self.start)
         return machine
     }
 }

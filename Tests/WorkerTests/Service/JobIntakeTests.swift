@@ -4,7 +4,7 @@ import TestSupport
 import WorkerConfiguration
 @testable import Worker
 
-/// The intake's waits and its drain: no I/O, no broker.
+/// The intake's slots and its drain: no I/O, no broker.
 @Suite("Job intake")
 struct JobIntakeTests {
     static let urgentQueue = "apns.jobs.urgent"
@@ -20,56 +20,44 @@ struct JobIntakeTests {
         )
     }
 
-    @Test("the intake waits for a delivery, then for a slot; an urgent arrival overtakes waiting bulk ones")
-    func waits() async throws {
+    @Test("nothing starts without a delivery or a slot; an urgent arrival overtakes waiting bulk ones")
+    func slots() throws {
         let intake = Self.intake(limit: 1)
-        let first = Task { await intake.next() }
-        try await Condition.wait("the intake waits for a delivery") { intake.isWaiting }
+        #expect(intake.take() == nil, "nothing has arrived")
         intake.arrived([Self.delivery(1), Self.delivery(2)])
-        let firstStarted = await first.value
-        #expect(firstStarted?.delivery.deliveryTag == 1)
-        let second = Task { await intake.next() }
-        try await Condition.wait("the intake waits for the slot") { intake.isWaiting }
+        let first = try #require(intake.take())
+        #expect(first.delivery.deliveryTag == 1)
         intake.arrived([Self.delivery(3, urgent: true)])
-        #expect(intake.isWaiting, "no slot is free: nothing starts")
-        intake.finished(try #require(firstStarted))
-        let started = await second.value
+        #expect(intake.take() == nil, "no slot is free: nothing starts")
+        intake.finished(first)
+        let started = intake.take()
         #expect(started?.delivery.deliveryTag == 3 && started?.lane == .urgent, "the freed slot goes to the urgent delivery")
         #expect(intake.counts.waitingBulk == 1)
+        #expect(!intake.hasEnded)
     }
 
-    @Test("draining: the waiting intake hears the end at once; what waits is handed back once the stream ends")
-    func draining() async throws {
-        let intake = Self.intake(limit: 1)
+    @Test("draining: nothing starts once closed; what waits is handed back once the consumer is gone")
+    func draining() {
+        let intake = Self.intake(limit: 2)
         intake.arrived([Self.delivery(1)])
-        #expect(await intake.next()?.delivery.deliveryTag == 1)
+        #expect(intake.take()?.delivery.deliveryTag == 1)
         intake.arrived([Self.delivery(2), Self.delivery(3, urgent: true)])
-        let waiting = Task { await intake.next() }
-        try await Condition.wait("the intake waits for the slot") { intake.isWaiting }
         intake.close()
-        #expect(await waiting.value == nil)
+        #expect(intake.hasEnded)
+        #expect(intake.take() == nil, "a slot is free, but the intake is closed")
         intake.arrived([Self.delivery(4)])
         #expect(intake.inputFinished().map(\.deliveryTag) == [3, 2, 4], "everything not started, urgent first")
-        #expect(await intake.next() == nil)
+        #expect(intake.take() == nil)
     }
 
-    @Test("the stream's end without draining: what waits still starts, then the intake hears the end")
-    func streamEnds() async {
+    @Test("the consumer's end without draining: what waits still starts, then the intake has ended")
+    func inputEnds() {
         let intake = Self.intake(limit: 2)
         intake.arrived([Self.delivery(1)])
         #expect(intake.inputFinished().isEmpty)
-        #expect(await intake.next()?.delivery.deliveryTag == 1)
-        #expect(await intake.next() == nil)
-    }
-
-    @Test("a cancelled wait ends the intake, as draining does")
-    func cancellation() async throws {
-        let intake = Self.intake(limit: 1)
-        let waiting = Task { await intake.next() }
-        try await Condition.wait("the intake waits") { intake.isWaiting }
-        waiting.cancel()
-        #expect(await waiting.value == nil)
-        intake.arrived([Self.delivery(1)])
-        #expect(await intake.next() == nil, "closed: nothing starts")
+        #expect(!intake.hasEnded, "a delivery still waits")
+        #expect(intake.take()?.delivery.deliveryTag == 1)
+        #expect(intake.take() == nil)
+        #expect(intake.hasEnded)
     }
 }
