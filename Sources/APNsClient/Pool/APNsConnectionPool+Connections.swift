@@ -22,9 +22,9 @@ extension APNsConnectionPool {
     func handle(_ event: ConnectionEvent, from connection: APNsConnection) {
         switch event {
         case .ready(let limit):
-            perform(state.withLockedValue { locked in translate(locked.machine.connectionReady(connection.id, streamLimit: limit), in: &locked) })
+            perform(state.withLockedValue { locked in translate(locked.machine.connectionReady(connection.id, streamLimit: limit, now: .now()), in: &locked) })
         case .streamLimitChanged(let limit):
-            perform(state.withLockedValue { locked in translate(locked.machine.streamLimitChanged(connection.id, to: limit), in: &locked) })
+            perform(state.withLockedValue { locked in translate(locked.machine.streamLimitChanged(connection.id, to: limit, now: .now()), in: &locked) })
         case .draining:
             perform(state.withLockedValue { locked in translate(locked.machine.connectionDraining(connection.id, now: .now()), in: &locked) })
         case .credentialRejected(let reason):

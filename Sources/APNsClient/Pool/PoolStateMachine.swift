@@ -125,12 +125,10 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         limit / 10
     }
 
-    /// A stream of `connection` is free again: the oldest waiting callers get it. Those whose request
-    /// timeout passed while they waited fail first, as the sweep would have failed them: a stream
-    /// freed between two sweeps must not send a request its caller has already given up on.
+    /// A stream of `connection` is free again: the oldest waiting callers get it.
     mutating func release(_ connection: ConnectionID, now: NIODeadline) -> [Action] {
         changeInFlight(of: connection, by: -1)
-        return failExpiredWaiters(now: now) + serveWaiters()
+        return serveWaiters(now: now)
     }
 
     /// Waiters past their deadline, failed. They are at the front of their lines: every deadline is
@@ -183,19 +181,19 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
     // MARK: Connections
 
     /// Connection `id` is up and takes `limit` streams.
-    mutating func connectionReady(_ id: ConnectionID, streamLimit limit: Int) -> [Action] {
+    mutating func connectionReady(_ id: ConnectionID, streamLimit limit: Int, now: NIODeadline) -> [Action] {
         entries[id]?.phase = .ready
         entries[id]?.limit = limit
         if consecutiveFailures != 0 { nextAttemptDue = nil }
         consecutiveFailures = 0
         lastConnectFailure = nil
-        return serveWaiters()
+        return serveWaiters(now: now)
     }
 
     /// Connection `id` takes `limit` streams now (its first accepted push, or new server SETTINGS).
-    mutating func streamLimitChanged(_ id: ConnectionID, to limit: Int) -> [Action] {
+    mutating func streamLimitChanged(_ id: ConnectionID, to limit: Int, now: NIODeadline) -> [Action] {
         entries[id]?.limit = limit
-        return serveWaiters()
+        return serveWaiters(now: now)
     }
 
     /// Connection `id` takes no new streams: a replacement is opened.
@@ -280,9 +278,11 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         return best.id
     }
 
-    /// Hands free streams to waiting callers, urgent ones first, each line oldest first.
-    private mutating func serveWaiters() -> [Action] {
-        var actions: [Action] = []
+    /// Hands free streams to waiting callers, urgent ones first, each line oldest first. Those whose
+    /// request timeout passed while they waited fail first, as the sweep would have failed them: a
+    /// stream freed between two sweeps must not send a request its caller has already given up on.
+    private mutating func serveWaiters(now: NIODeadline) -> [Action] {
+        var actions = failExpiredWaiters(now: now)
         while !urgentWaiters.isEmpty, let connection = reserveBest(urgent: true) {
             actions.append(.serve(urgentWaiters.removeFirst().id, on: connection))
         }

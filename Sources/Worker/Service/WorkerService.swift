@@ -172,17 +172,28 @@ public final class WorkerService: Service {
                 }
             }
         } catch let timeout as DrainTimeout {
-            // The jobs cancelled at the timeout, and those that had handed their messages to the broker
-            // before it, are settled by their confirms, not by their tasks: closing waits for those
-            // (up to the client's close timeout) and writes their acks, so that a result the broker
-            // stored is not redelivered and pushed again.
-            await amqp.close()
+            // Single-device jobs at APNs have no task to cancel. The pools' shutdown fails those still
+            // waiting for a stream (unprocessed: a retry copy, no attempt used); those on a stream end
+            // within the request timeout, as they did when their tasks could not be cancelled there
+            // either. Each hands its messages to the broker while the connection is still open; closing
+            // then waits for the last confirms (up to the client's close timeout) and writes their acks,
+            // so that a result the broker stored is not redelivered and pushed again.
             apns.shutdown()
+            await waitForJobsInFlight(upTo: settings.apns.requestTimeout + .seconds(1))
+            await amqp.close()
             throw timeout
         }
         logger.notice("worker drained; closing")
         await amqp.close()
         apns.shutdown()
+    }
+
+    /// Returns once every started job is settled, or after `limit`.
+    private func waitForJobsInFlight(upTo limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while starter.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Keeps the rate limits' worker count current: `worker.fleet_size` when set, else the consumers of
@@ -215,11 +226,10 @@ public final class WorkerService: Service {
 
     /// Runs the jobs ``starter`` hands to tasks, until nothing more can start (draining, or the
     /// consumer gone and nothing waiting); then waits for the consumer's end (`inputEnd`) and for
-    /// in-flight jobs, up to the shutdown timeout. Past it, it cancels the tasks of jobs still waiting
-    /// (a wait for a stream or for a rate limit ends unprocessed) and throws ``DrainTimeout``.
-    /// Nothing unfinished is lost: none of it was acked, and closing the connection gives it back to
-    /// the queue. Jobs already handed to the broker are settled by their confirms, which ``run()``
-    /// waits for as it closes the connection.
+    /// in-flight jobs, up to the shutdown timeout. Past it, it cancels the tasks of the jobs that have
+    /// one (a wait for a stream or for a rate limit ends unprocessed) and throws ``DrainTimeout``, for
+    /// ``run()`` to end the jobs without a task. Nothing unfinished is lost: none of it was acked, and
+    /// closing the connection gives it back to the queue.
     private func process(until inputEnd: AsyncStream<Never>) async throws {
         // A cancelled run is taken as draining: nothing more starts.
         try await withTaskCancellationHandler {

@@ -24,9 +24,9 @@ struct PoolStateMachineTests {
         var machine = Self.machine()
         #expect(machine.acquire(1, now: Self.start) == .wait([.sweepWaitersAgain(in: .milliseconds(100)), .open(1), .checkConnectionsAgain(in: .milliseconds(100))]))
         #expect(machine.connectCheckDue(now: Self.start + .milliseconds(100)) == [.open(2)])
-        #expect(machine.connectionReady(1, streamLimit: 1) == [.serve(1, on: 1)])
+        #expect(machine.connectionReady(1, streamLimit: 1, now: Self.start + .milliseconds(100)) == [.serve(1, on: 1)])
         #expect(machine.acquire(2, now: Self.start) == .wait([]), "the only stream is taken; the sweep is armed already")
-        #expect(machine.streamLimitChanged(1, to: 1000) == [.serve(2, on: 1)])
+        #expect(machine.streamLimitChanged(1, to: 1000, now: Self.start + .milliseconds(100)) == [.serve(2, on: 1)])
         #expect(machine.acquire(3, now: Self.start) == .use(1))
         #expect(machine.streamsInUse == 3)
     }
@@ -146,7 +146,7 @@ struct PoolStateMachineTests {
         #expect(longer >= .milliseconds(200) && longer <= .milliseconds(400), "the delay doubles")
         #expect(machine.consecutiveFailures == 2)
         _ = machine.connectCheckDue(now: Self.start + delay + longer)
-        _ = machine.connectionReady(3, streamLimit: 1)
+        _ = machine.connectionReady(3, streamLimit: 1, now: Self.start + delay + longer)
         #expect(machine.consecutiveFailures == 0, "a connection that serves resets the backoff")
     }
 
@@ -162,7 +162,7 @@ struct PoolStateMachineTests {
         guard case .fail(1, let error) = expired.first else { Issue.record("no timeout: \(expired)"); return }
         #expect(error.code == .timedOut)
         #expect(error.message.hasSuffix("; the last connection attempt failed: proxy 127.0.0.1:3128 did not answer CONNECT within 1 s"), "\(error.message)")
-        _ = machine.connectionReady(2, streamLimit: 1)
+        _ = machine.connectionReady(2, streamLimit: 1, now: Self.start + .seconds(1))
         _ = machine.acquire(2, now: Self.start + .seconds(2))
         _ = machine.acquire(3, now: Self.start + .seconds(2))
         guard case .fail(3, let later)? = machine.sweepDue(now: Self.start + .seconds(3)).first else { Issue.record("caller 3 did not time out"); return }
@@ -195,7 +195,7 @@ struct PoolStateMachineTests {
             now = now + .seconds(1)
             _ = machine.connectCheckDue(now: now)
         }
-        for (id, limit) in limits.sorted(by: { $0.key < $1.key }) { _ = machine.connectionReady(id, streamLimit: limit) }
+        for (id, limit) in limits.sorted(by: { $0.key < $1.key }) { _ = machine.connectionReady(id, streamLimit: limit, now: start) }
         // Caller 0 got the first free stream; give it back.
         _ = machine.release(1, now: Self.start)
         return machine
