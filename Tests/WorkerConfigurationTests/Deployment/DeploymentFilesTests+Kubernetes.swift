@@ -100,14 +100,19 @@ extension DeploymentFilesTests {
             #expect(try manifests.deployment["spec"]["template"]["metadata"]["annotations"]["prometheus.io/scrape"].string == "true")
         }
 
-        @Test func terminationGraceOutlastsPreStopAndTheDrain() throws {
+        @Test func terminationGraceOutlastsPreStopTheDrainAndTheLastAnswers() throws {
             let manifests = try KubernetesManifests()
             let grace = try #require(try manifests.podSpec["terminationGracePeriodSeconds"].int)
             let preStop = try manifests.container["lifecycle"]["preStop"]["exec"]["command"].strings
             #expect(preStop.first == "/bin/sleep")
             let sleep = try #require(preStop.count == 2 ? Double(preStop[1]) : nil, "preStop should be /bin/sleep SECONDS")
             let drain = Self.seconds(try manifests.settings.worker.shutdownTimeout)
-            #expect(Double(grace) > sleep + drain, "terminationGracePeriodSeconds \(grace) ≤ preStop \(sleep)s + shutdown_timeout \(drain)s")
+            // Past the drain's timeout, requests already at APNs get up to the request timeout to be answered.
+            let lastAnswers = Self.seconds(try manifests.settings.apns.requestTimeout)
+            #expect(
+                Double(grace) > sleep + drain + lastAnswers,
+                "terminationGracePeriodSeconds \(grace) ≤ preStop \(sleep)s + shutdown_timeout \(drain)s + request_timeout \(lastAnswers)s"
+            )
         }
 
         @Test func probesHitTheHealthEndpointsOnTheMetricsPort() throws {
