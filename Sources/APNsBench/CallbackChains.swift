@@ -38,12 +38,15 @@ final class CallbackChains: Sendable {
         guard tally.remaining.subtract(1, ordering: .relaxed).oldValue > 0 else { return chainEnded() }
         let sent = clock.now
         client.send(request, credential: credential, endpoint: endpoint) { [self] outcome in
-            if case .success(.accepted) = outcome {
-                let milliseconds = (clock.now - sent).milliseconds
-                samples.withLock { $0.append(milliseconds) }
-            } else {
+            guard case .success(.accepted) = outcome else {
                 tally.failures.add(1, ordering: .relaxed)
+                // A send that failed at once (a full line, a pool shut down) called back on this
+                // stack: the next one goes from a task, so a run of failures cannot nest.
+                Task { sendNext() }
+                return
             }
+            let milliseconds = (clock.now - sent).milliseconds
+            samples.withLock { $0.append(milliseconds) }
             sendNext()
         }
     }
