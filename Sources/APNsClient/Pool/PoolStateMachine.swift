@@ -134,16 +134,13 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
     /// Waiters past their deadline, failed. They are at the front of their lines: every deadline is
     /// the arrival plus the same request timeout.
     private mutating func failExpiredWaiters(now: NIODeadline) -> [Action] {
-        var actions: [Action] = []
-        while let first = urgentWaiters.first, first.deadline <= now { actions.append(.fail(urgentWaiters.removeFirst().id, waitTimedOut)) }
-        while let first = waiters.first, first.deadline <= now { actions.append(.fail(waiters.removeFirst().id, waitTimedOut)) }
-        return actions
-    }
-
-    /// How a caller that waited past the request timeout fails.
-    private var waitTimedOut: APNsSendError {
+        var expired: [WaiterID] = []
+        while let first = urgentWaiters.first, first.deadline <= now { expired.append(urgentWaiters.removeFirst().id) }
+        while let first = waiters.first, first.deadline <= now { expired.append(waiters.removeFirst().id) }
+        guard !expired.isEmpty else { return [] }
         let cause = lastConnectFailure.map { "; the last connection attempt failed: \($0.message)" } ?? ""
-        return APNsSendError(.timedOut, .notProcessed, "no stream became free within \(requestTimeout)\(cause)")
+        let failure = APNsSendError(.timedOut, .notProcessed, "no stream became free within \(requestTimeout)\(cause)")
+        return expired.map { .fail($0, failure) }
     }
 
     /// Counts a stream of connection `id` taken (1) or freed (-1). Read and written back rather than
@@ -169,13 +166,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
     /// The sweep: callers that waited past the request timeout fail.
     mutating func sweepDue(now: NIODeadline) -> [Action] {
         sweepScheduled = false
-        let expired = urgentWaiters.filter { $0.deadline <= now } + waiters.filter { $0.deadline <= now }
-        if !expired.isEmpty {
-            urgentWaiters.removeAll { $0.deadline <= now }
-            waiters.removeAll { $0.deadline <= now }
-        }
-        let failure = waitTimedOut
-        return expired.map { .fail($0.id, failure) } + armSweep()
+        return failExpiredWaiters(now: now) + armSweep()
     }
 
     // MARK: Connections

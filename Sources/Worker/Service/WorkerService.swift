@@ -179,7 +179,7 @@ public final class WorkerService: Service {
             // then waits for the last confirms (up to the client's close timeout) and writes their acks,
             // so that a result the broker stored is not redelivered and pushed again.
             apns.shutdown()
-            await waitForJobsInFlight(upTo: settings.apns.requestTimeout + .seconds(1))
+            _ = try? await jobsSettle(by: .now + settings.apns.requestTimeout + .seconds(1))
             await amqp.close()
             throw timeout
         }
@@ -188,12 +188,13 @@ public final class WorkerService: Service {
         apns.shutdown()
     }
 
-    /// Returns once every started job is settled, or after `limit`.
-    private func waitForJobsInFlight(upTo limit: Duration) async {
-        let deadline = ContinuousClock.now + limit
-        while starter.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
+    /// Whether every started job was settled by `deadline`. Polled: most jobs have no task to await.
+    private func jobsSettle(by deadline: ContinuousClock.Instant) async throws -> Bool {
+        while starter.inFlight.load(ordering: .relaxed) > 0 {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(50))
         }
+        return true
     }
 
     /// Keeps the rate limits' worker count current: `worker.fleet_size` when set, else the consumers of
@@ -249,12 +250,9 @@ public final class WorkerService: Service {
             }
             let deadline = ContinuousClock.now + settings.worker.shutdownTimeout
             group.addTask { [self] in
-                while starter.inFlight.load(ordering: .relaxed) > 0 {
-                    guard ContinuousClock.now < deadline else {
-                        logger.warning("shutdown timeout reached; requeueing unfinished jobs", metadata: ["in-flight": "\(starter.inFlight.load(ordering: .relaxed))"])
-                        throw DrainTimeout()
-                    }
-                    try await Task.sleep(for: .milliseconds(50))
+                guard try await jobsSettle(by: deadline) else {
+                    logger.warning("shutdown timeout reached; requeueing unfinished jobs", metadata: ["in-flight": "\(starter.inFlight.load(ordering: .relaxed))"])
+                    throw DrainTimeout()
                 }
             }
             // Ends when the consumer does, or when the timeout above cancels the group.
