@@ -64,4 +64,4 @@ fixtures:
 	scripts/make-test-fixtures.sh
 
 clean:
-	rm -rf .build .build-fuzz .build-thread .build-address .scratch
+	rm -rf .build .build-fuzz .build-thread .build-address .scratch /dev/shm/apns-rabbitmq$(CURDIR)

@@ -37,7 +37,8 @@ with_node() {
     local dir=$state/node$n
     export HOME=$dir/home
     export RABBITMQ_NODENAME=rabbit$n@localhost
-    export RABBITMQ_MNESIA_BASE=$dir/$rabbitmq_data
+    RABBITMQ_MNESIA_BASE=$(rabbitmq_ram "$dir/$rabbitmq_data")
+    export RABBITMQ_MNESIA_BASE
     export RABBITMQ_LOG_BASE=$dir/$rabbitmq_logs
     export RABBITMQ_PID_FILE=$dir/rabbitmq.pid
     export RABBITMQ_CONFIG_FILE=$dir/rabbitmq.conf
@@ -134,7 +135,7 @@ start() {
   epmd_start
   local fresh=()
   for n in "${nodes[@]}"; do
-    if [ ! -d "$state/node$n/$rabbitmq_data" ]; then fresh+=("$n"); fi
+    if [ ! -d "$(rabbitmq_ram "$state/node$n/$rabbitmq_data")" ]; then fresh+=("$n"); fi
   done
   if [ -f "$state/khepri" ]; then
     # Khepri boots only once a majority of the nodes elect a leader: node 1 alone would wait in vain.
@@ -169,6 +170,7 @@ stop() {
 fresh() {
   stop > /dev/null 2>&1 || true
   rm -rf "$state"
+  rabbitmq_forget "$state"
   start
 }
 

@@ -10,7 +10,7 @@
 # Each version keeps its own data and logs there (mnesia and log; mnesia-4.0 and log-4.0): a 4.0 node
 # cannot read a 3.10 node's data. PID file, config, cookie and ports are the same for both.
 # A 4.0 program runs chrooted in that root, in a mount namespace of its own where the state folder (and
-# /tmp) is bind-mounted at the path it has here (so the PID file names the same process: host and root share the
+# /tmp and /dev/shm) is bind-mounted at the path it has here (so the PID file names the same process: host and root share the
 # PID namespace, and the network) and /proc is mounted. Those mounts end with its last process: none is
 # ever left behind, nor seen on the host (findmnt). Its epmd listens on a port of its own (ERL_EPMD_PORT),
 # never the host's 4369 that 3.10 nodes use.
@@ -40,6 +40,15 @@ rabbitmq_use() {
   export ERL_EPMD_PORT=$epmd_port
 }
 
+# Where a node keeps its data (RABBITMQ_MNESIA_BASE) when its settings say FOLDER: the same path under
+# /dev/shm/apns-rabbitmq, in RAM. A node's queues fsync every write, and on a disk still writing back a
+# build's gigabytes one fsync can wait seconds: a clean-clone CI run saw every request to the 4.0 node
+# time out at once 30 s into the tests, and quorum queue declarations fail with cluster_not_formed.
+# In RAM, data outlives a node's stop, kill -9 and restart, as on a disk, but not the machine; no test
+# here is about the disk. rabbitmq_forget FOLDER deletes it (the cluster's `fresh`, `make clean`).
+rabbitmq_ram() { echo "/dev/shm/apns-rabbitmq$1"; }
+rabbitmq_forget() { rm -rf --one-file-system "$(rabbitmq_ram "$1")"; }
+
 # Runs a RabbitMQ program (rabbitmq-server, rabbitmqctl, epmd) of the version in use in place of this
 # shell: call it in a subshell or in the background.
 rabbitmq_exec() {
@@ -52,6 +61,9 @@ rabbitmq_exec() {
     mount --bind "$state" "$root$state"
     # Files rabbitmqctl is given (import_definitions FILE) are where the caller wrote them: /tmp.
     mount --bind /tmp "$root/tmp"
+    # Node data, in RAM (rabbitmq_ram).
+    mkdir -p "$root/dev/shm"
+    mount --bind /dev/shm "$root/dev/shm"
     mount -t proc proc "$root/proc"
     exec chroot "$root" /usr/bin/env PATH=/usr/lib/rabbitmq/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"' \
     sh "$rabbitmq_root" "$state" "$@"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts, stops or checks a private RabbitMQ node for the tests and the demo. Everything it writes lives
-# under one scratch folder, it listens on loopback only, and it stops only processes it started itself.
+# under one scratch folder but its data, which is in RAM (rabbitmq_ram in scripts/rabbitmq-version.sh);
+# it listens on loopback only, and it stops only processes it started itself.
 #   scripts/rabbitmq.sh start | stop | status | env | ctl ARGS...
 # `ctl` runs rabbitmqctl against this node with its environment, e.g. `ctl list_connections name`.
 # APNS_RABBITMQ_VERSION=4.0 starts RabbitMQ 4.0 instead of the host's 3.10 (scripts/rabbitmq-version.sh).
@@ -28,7 +29,8 @@ running() { [ -f "$RABBITMQ_PID_FILE" ] && kill -0 "$(cat "$RABBITMQ_PID_FILE")"
 # Version settings: a 4.0 node's epmd port is 44 and this node's port's last two digits (4473).
 use() {
   rabbitmq_use "$1" $((4400 + port % 100))
-  export RABBITMQ_MNESIA_BASE=$state/$rabbitmq_data
+  RABBITMQ_MNESIA_BASE=$(rabbitmq_ram "$state/$rabbitmq_data")
+  export RABBITMQ_MNESIA_BASE
   export RABBITMQ_LOG_BASE=$state/$rabbitmq_logs
 }
 
@@ -77,7 +79,7 @@ CONF
     tail -n 20 "$state/server.out" >&2
     exit 1
   fi
-  echo "rabbitmq: $(rabbitmq_release) running on 127.0.0.1:$port (state in $state)"
+  echo "rabbitmq: $(rabbitmq_release) running on 127.0.0.1:$port (state in $state, data in $RABBITMQ_MNESIA_BASE)"
 }
 
 stop() {
