@@ -49,7 +49,7 @@ struct AMQPReconnectTests {
         }
         // Close only once publishes are really awaiting confirms (a fixed sleep loses that race under load).
         try await Condition.wait("publishes awaiting confirms", interval: .milliseconds(1)) { client.unconfirmedCount > 0 }
-        try TestBroker.forceClose(connectionNamed: name)
+        try await TestBroker.forceClose(connectionNamed: name)
         try await Self.waitForGeneration(2, of: client)
         load.stop.store(true, ordering: .relaxed)
         await publishers.value

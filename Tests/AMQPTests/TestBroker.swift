@@ -50,7 +50,7 @@ enum TestBroker {
     }
 
     /// Forces the broker to close the connection whose `connection_name` is `name`, as an operator would.
-    static func forceClose(connectionNamed name: String) throws {
-        try RabbitMQControl.forceClose(connectionNamed: name)
+    static func forceClose(connectionNamed name: String) async throws {
+        try await RabbitMQControl.forceClose(connectionNamed: name)
     }
 }

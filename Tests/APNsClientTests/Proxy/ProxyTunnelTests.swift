@@ -48,7 +48,7 @@ struct ProxyTunnelTests {
     @Test("pushes go through tinyproxy's tunnel; the proxy saw the CONNECT to the mock")
     func throughTinyproxy() async throws {
         let harness = try await MockHarness.start()
-        let proxy = try TinyProxy()
+        let proxy = try await TinyProxy()
         defer { proxy.stop() }
         let client = try client(through: "http://127.0.0.1:\(proxy.port)")
         defer { client.shutdown() }
@@ -66,7 +66,7 @@ struct ProxyTunnelTests {
     @Test("channel management and broadcasts go through the same tunnel: create, broadcast and delete via tinyproxy")
     func channelRequestsThroughTinyproxy() async throws {
         let harness = try await MockHarness.start()
-        let proxy = try TinyProxy()
+        let proxy = try await TinyProxy()
         defer { proxy.stop() }
         let client = try client(through: "http://127.0.0.1:\(proxy.port)")
         defer { client.shutdown() }
@@ -88,7 +88,7 @@ struct ProxyTunnelTests {
     @Test("a credential's own proxy applies to its connections only; the others connect directly")
     func perCredential() async throws {
         let harness = try await MockHarness.start()
-        let proxy = try TinyProxy()
+        let proxy = try await TinyProxy()
         defer { proxy.stop() }
         let client = APNsClient(configuration: MockHarness.clientConfiguration())
         defer { client.shutdown() }
@@ -105,7 +105,7 @@ struct ProxyTunnelTests {
     @Test("with basic authentication: the right credentials tunnel, wrong ones are a 407 that says so")
     func authentication() async throws {
         let harness = try await MockHarness.start()
-        let proxy = try TinyProxy(user: "pushes", password: "proxy-secret-1")
+        let proxy = try await TinyProxy(user: "pushes", password: "proxy-secret-1")
         defer { proxy.stop() }
         let good = try client(through: "http://pushes:proxy-secret-1@127.0.0.1:\(proxy.port)")
         defer { good.shutdown() }
@@ -123,7 +123,7 @@ struct ProxyTunnelTests {
     @Test("a proxy that refuses the tunnel is a 403 that says so, retried with backoff, never a hang")
     func refused() async throws {
         let harness = try await MockHarness.start()
-        let proxy = try TinyProxy(refuseAll: true)
+        let proxy = try await TinyProxy(refuseAll: true)
         defer { proxy.stop() }
         // The harness caps the delay at 200 ms; here it may double for as long as the test runs. One
         // connection per pool: with two, the second attempt may start one floor (10 ms) after the first
@@ -153,7 +153,7 @@ struct ProxyTunnelTests {
     ] as [(String, String?)])
     func misbehaves(mode: String, expected: String?) async throws {
         let harness = try await MockHarness.start()
-        let proxy = try BadProxy(mode: mode)
+        let proxy = try await BadProxy(mode: mode)
         defer { proxy.stop() }
         // A request waiting while every connect stalls ends at the request timeout: bounded below.
         let client = try client(through: "http://127.0.0.1:\(proxy.port)", requestTimeout: .seconds(5))

@@ -9,7 +9,7 @@ final class TinyProxy {
     private let folder: URL
     private let log: URL
 
-    init(user: String? = nil, password: String? = nil, refuseAll: Bool = false) throws {
+    init(user: String? = nil, password: String? = nil, refuseAll: Bool = false) async throws {
         port = FreePort.pick()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tinyproxy-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -37,13 +37,16 @@ final class TinyProxy {
         process.standardError = FileHandle(forWritingAtPath: log.path)
         try process.run()
         // Ready once it accepts a connection.
-        let deadline = Date().addingTimeInterval(10)
-        while (try? ProcessRun.blocking("/usr/bin/curl", ["-s", "-o", "/dev/null", "--max-time", "1", "http://127.0.0.1:\(port)/"]).status) != 0 {
-            guard Date() < deadline, process.isRunning else {
-                stop()
-                throw ProxyTestError("tinyproxy did not start: \(output)")
+        let (process, port) = (process, port)
+        do {
+            try await Condition.wait("tinyproxy accepts on port \(port)", timeout: .seconds(10), interval: .milliseconds(100)) { () async throws -> Bool in
+                guard process.isRunning else { throw ProxyTestError("tinyproxy exited") }
+                return try await ProcessRun.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "--max-time", "1", "http://127.0.0.1:\(port)/"]).succeeded
             }
-            Thread.sleep(forTimeInterval: 0.1)
+        } catch {
+            let log = output
+            stop()
+            throw ProxyTestError("tinyproxy did not start (\(error)): \(log)")
         }
     }
 
@@ -66,7 +69,7 @@ final class BadProxy {
     let port: Int
     private let process = Process()
 
-    init(mode: String) throws {
+    init(mode: String) async throws {
         port = FreePort.pick()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bad_proxy.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -74,10 +77,10 @@ final class BadProxy {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while (try? ProcessRun.blocking("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"]).status) != 0 {
-            guard Date() < deadline, process.isRunning else { throw ProxyTestError("bad_proxy.py \(mode) did not start") }
-            Thread.sleep(forTimeInterval: 0.1)
+        let (process, port) = (process, port)
+        try await Condition.wait("bad_proxy.py \(mode) accepts on port \(port)", timeout: .seconds(10), interval: .milliseconds(100)) { () async throws -> Bool in
+            guard process.isRunning else { throw ProxyTestError("bad_proxy.py \(mode) exited") }
+            return try await ProcessRun.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"]).succeeded
         }
     }
 

@@ -12,7 +12,7 @@ struct MalformedHeaderTests {
         let mock = try await MockHarness.start()
         let body = try TemporaryFile.write(#"{"aps":{}}"#, mode: 0o600)
         // nghttp (Debian's nghttp2-client) sends header values as given; our own client refuses to.
-        let output = try ProcessRun.blocking("/usr/bin/nghttp", [
+        let output = try await ProcessRun.run("/usr/bin/nghttp", [
             "-nv", "-H", "apns-collapse-id: a\r\nb", "-H", "apns-topic: com.example.app", "-d", body,
             "https://127.0.0.1:\(mock.endpoint.port)/3/device/\(String(repeating: "ab", count: 32))",
         ]).output

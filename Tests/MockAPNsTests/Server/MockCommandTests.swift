@@ -10,7 +10,7 @@ struct MockCommandTests {
 
     /// Runs the mock in `/` and returns its first line of output (its listening line or its error),
     /// and whether it served: it was stopped by our SIGTERM rather than exiting by itself.
-    func start(_ arguments: [String]) throws -> (line: String, served: Bool) {
+    func start(_ arguments: [String]) async throws -> (line: String, served: Bool) {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = ["--port", "0"] + arguments
@@ -24,17 +24,17 @@ struct MockCommandTests {
         let handle = output.fileHandleForReading
         while !bytes.contains(UInt8(ascii: "\n")), let chunk = try handle.read(upToCount: 1), !chunk.isEmpty { bytes += chunk }
         if bytes.starts(with: Array("mock-apns listening".utf8)) { process.terminate() }
-        process.waitUntilExit()
+        await process.exited()
         return (String(decoding: bytes, as: UTF8.self), process.terminationReason == .uncaughtSignal)
     }
 
-    @Test func startsOutsideTheCheckout() throws {
-        let started = try start([])
+    @Test func startsOutsideTheCheckout() async throws {
+        let started = try await start([])
         #expect(started.served && started.line.hasPrefix("mock-apns listening on 127.0.0.1:"), "\(started.line)")
     }
 
-    @Test func aMissingFileNamesItsOptionAndTheWayOut() throws {
-        let started = try start(["--certificate", "nowhere/server.pem"])
+    @Test func aMissingFileNamesItsOptionAndTheWayOut() async throws {
+        let started = try await start(["--certificate", "nowhere/server.pem"])
         #expect(!started.served)
         #expect(started.line.contains("--certificate") && started.line.contains("nowhere/server.pem"), "\(started.line)")
     }

@@ -198,8 +198,8 @@ extension DeploymentFilesTests {
         }
 
         @Test(.enabled(if: ExternalTool.isAvailable("kubectl"), "kubectl is not installed; `kubectl kustomize` is skipped"))
-        func kustomizeRendersTheManifests() throws {
-            let run = try ProcessRun.blocking("kubectl", ["kustomize", KubernetesManifests.folder], in: Sample.repositoryRoot)
+        func kustomizeRendersTheManifests() async throws {
+            let run = try await ProcessRun.run("kubectl", ["kustomize", KubernetesManifests.folder], in: Sample.repositoryRoot)
             #expect(run.status == 0, "kubectl kustomize:\n\(run.transcript)")
             let image = try KubernetesManifests().kustomization["images"][0]
             let rendered = "\(image["newName"].string ?? ""):\(image["newTag"].string ?? "")"

@@ -30,18 +30,18 @@ import TestSupport
     }
 
     @Test(.io, .enabled(if: ExternalTool.isAvailable("yamllint"), "needs yamllint (apt install yamllint)"))
-    func yamllintFindsNoErrors() throws {
+    func yamllintFindsNoErrors() async throws {
         let files = RepositoryFiles.yamlFiles()
-        let run = try ProcessRun.blocking("yamllint", ["-f", "parsable", "-d", "relaxed"] + files, in: Sample.repositoryRoot)
+        let run = try await ProcessRun.run("yamllint", ["-f", "parsable", "-d", "relaxed"] + files, in: Sample.repositoryRoot)
         let errors = run.output.split(separator: "\n").filter { $0.contains("[error]") }
         #expect(run.status == 0 && errors.isEmpty, "yamllint -d relaxed:\n\(run.transcript)")
     }
 
     @Test(.io, .enabled(if: ExternalTool.isAvailable("shellcheck"), "needs shellcheck (apt install shellcheck)"))
-    func shellcheckPassesOnTheScripts() throws {
+    func shellcheckPassesOnTheScripts() async throws {
         let scripts = try RepositoryFiles.files(in: "scripts", endingWith: ".sh").map { "scripts/\($0)" }
         #expect(!scripts.isEmpty)
-        let run = try ProcessRun.blocking("shellcheck", scripts, in: Sample.repositoryRoot)
+        let run = try await ProcessRun.run("shellcheck", scripts, in: Sample.repositoryRoot)
         #expect(run.status == 0, "shellcheck \(scripts.joined(separator: " ")):\n\(run.transcript)")
     }
 }

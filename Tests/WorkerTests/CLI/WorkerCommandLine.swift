@@ -10,12 +10,12 @@ enum WorkerCommandLine {
 
     /// Runs `apns-worker ARGUMENTS…` with team one's key, the mock's address and the test CA, and reads
     /// the JSON object it printed (or keeps the output as `output` when it is not one).
-    static func run(_ arguments: [String], against harness: MockHarness) throws -> (status: Int32, object: [String: Any]) {
+    static func run(_ arguments: [String], against harness: MockHarness) async throws -> (status: Int32, object: [String: Any]) {
         let credential = [
             "--key-file", try Fixtures.privateCopy(of: "keys/AuthKey_TESTKEY001.p8"), "--key-id", "TESTKEY001", "--team-id", "TEAMID0001",
             "--endpoint", "localhost:\(harness.endpoint.port)", "--ca-file", Fixtures.path("tls/ca.pem"),
         ]
-        let run = try ProcessRun.blocking(binary, arguments + credential)
+        let run = try await ProcessRun.run(binary, arguments + credential)
         let object = (try? JSONSerialization.jsonObject(with: Data(run.output.utf8))) as? [String: Any] ?? ["output": run.output]
         return (run.status, object)
     }

@@ -211,8 +211,8 @@ struct DeadLettersCommandTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(harness.prefix)cli.yaml")
     }
 
-    func run(_ harness: WorkerHarness, _ arguments: [String]) throws -> ProcessRun {
-        try ProcessRun.blocking(Self.binary.path, try commandLine(harness, arguments))
+    func run(_ harness: WorkerHarness, _ arguments: [String]) async throws -> ProcessRun {
+        try await ProcessRun.run(Self.binary.path, try commandLine(harness, arguments))
     }
 
     /// `apns-worker dead-letters …` started and left running; its stderr goes to `log`.
@@ -226,7 +226,7 @@ struct DeadLettersCommandTests {
         for _ in 0..<600 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         guard !process.isRunning else {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await process.exited()
             return nil
         }
         return process.terminationStatus
@@ -236,7 +236,7 @@ struct DeadLettersCommandTests {
     func operatorSession() async throws {
         let harness = try await WorkerHarness.make()
         let client = try await DeadLetterSweepTests.seed(harness, count: 10)
-        let list = try run(harness, ["list"])
+        let list = try await run(harness, ["list"])
         #expect(list.status == 0)
         let rows = list.output.split(separator: "\n")
         #expect(rows.first?.hasPrefix("reason") == true)
@@ -244,23 +244,23 @@ struct DeadLettersCommandTests {
         #expect(rows.contains { $0.hasPrefix("ServiceUnavailable") && $0.contains(" 5 ") && $0.contains("team-two") })
         #expect(rows.last?.contains("looked at 10 of 10 ready; listed 10") == true, "\(list.output)")
 
-        let json = try run(harness, ["list", "--json", "--reason", "ServiceUnavailable"])
+        let json = try await run(harness, ["list", "--json", "--reason", "ServiceUnavailable"])
         let lines = json.output.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(lines.count == 5)
         #expect(lines.first?.contains(#""id":"dl-1""#) == true)
         #expect(lines.first?.contains(#""outcome":"listed""#) == true)
 
-        let byCredential = try run(harness, ["list", "--credential", "team-one"])
+        let byCredential = try await run(harness, ["list", "--credential", "team-one"])
         #expect(byCredential.output.contains("listed 5"), "a credential chosen by topic selects too: \(byCredential.output)")
-        let dry = try run(harness, ["replay", "--reason", "ServiceUnavailable", "--dry-run"])
+        let dry = try await run(harness, ["replay", "--reason", "ServiceUnavailable", "--dry-run"])
         #expect(dry.output.contains("would-replay 5"), "\(dry.output)")
-        let replay = try run(harness, ["replay", "--reason", "ServiceUnavailable", "--rate", "100"])
+        let replay = try await run(harness, ["replay", "--reason", "ServiceUnavailable", "--rate", "100"])
         #expect(replay.status == 0)
         #expect(replay.output.contains("replayed 5; kept 5"), "\(replay.output)")
 
-        let refused = try run(harness, ["purge"])
+        let refused = try await run(harness, ["purge"])
         #expect(refused.status != 0, "purge without --yes or --dry-run is refused")
-        let purge = try run(harness, ["purge", "--yes"])
+        let purge = try await run(harness, ["purge", "--yes"])
         #expect(purge.output.contains("purged 5"), "\(purge.output)")
         #expect(try await harness.drain(harness.settings.topology.deadQueue, count: 1, idle: .seconds(1)).isEmpty)
         #expect(try await harness.drain(harness.settings.topology.jobsQueue, count: 5, idle: .seconds(3)).count == 5)

@@ -98,7 +98,7 @@ extension FaultCatalog {
         scenario.maximumRequests = { $0.scenario.jobs.count + 2 }
         scenario.action = { run in
             try await run.waitForAccepted(300)
-            try RabbitMQControl.forceClose(connectionNamed: run.settings.amqp.connectionName)
+            try await RabbitMQControl.forceClose(connectionNamed: run.settings.amqp.connectionName)
             let accepted = run.mock.recorder.snapshot.accepted
             var fast = run.mock.faults
             fast.slowAfterRequests = nil

@@ -36,16 +36,16 @@ extension FaultCatalog {
                 return leader != nil && leader != "rabbit1@localhost"
             }
             let nacked = try run.metric("amqp_publish_nacked_total") ?? 0
-            try run.setRecordedLeader(of: results, to: "rabbit1@localhost", askingNode: "2", thenClose: run.settings.amqp.connectionName)
+            try await run.setRecordedLeader(of: results, to: "rabbit1@localhost", askingNode: "2", thenClose: run.settings.amqp.connectionName)
             run.note("results record set to rabbit1 and the worker's connection closed at \(run.mock.recorder.snapshot.accepted) accepted")
             // Put right (as the new leader would) once the worker's new channel has met the stale record:
             // on 3.10 it is nacked; on 4.0 it publishes results.
             if stale {
-                try await run.waitUntil("a nack on the worker's new connection", timeout: .seconds(30)) {
+                try await run.waitUntil("a nack on the worker's new connection", timeout: .seconds(30)) { () async throws -> Bool in
                     if try (run.metric("amqp_publish_nacked_total") ?? 0) > nacked { return true }
                     // The new leader's tick puts the record right every few seconds; a worker slow to
                     // reconnect (a loaded machine) would meet the right one. Keep it stale until it met it.
-                    try run.setRecordedLeader(of: results, to: "rabbit1@localhost", askingNode: "2")
+                    try await run.setRecordedLeader(of: results, to: "rabbit1@localhost", askingNode: "2")
                     return false
                 }
             } else {
@@ -53,7 +53,7 @@ extension FaultCatalog {
                 try await run.waitUntil("results from the worker's new connection", timeout: .seconds(30)) { run.results.count > results + 50 }
             }
             run.record("nacked", try run.metric("amqp_publish_nacked_total") ?? 0)
-            try run.setRecordedLeader(of: results, to: leader ?? "rabbit2@localhost", askingNode: "2")
+            try await run.setRecordedLeader(of: results, to: leader ?? "rabbit2@localhost", askingNode: "2")
             try await run.waitForAccepted(run.scenario.jobs.count)
             try await run.cluster("restart", "1")
         }

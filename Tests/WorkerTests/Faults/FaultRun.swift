@@ -37,6 +37,13 @@ struct FaultRun: Sendable {
             context: { "worker log:\n\(harness.processLog.suffix(3000))" }, condition)
     }
 
+    /// ``waitUntil(_:timeout:_:)`` for a condition that must await to find out (rabbitmqctl).
+    func waitUntil(_ what: String, timeout: Duration = .seconds(60), asking condition: () async throws -> Bool) async throws {
+        try await Condition.wait(
+            "\(scenario.name): \(what)", timeout: timeout, interval: .milliseconds(50),
+            context: { "worker log:\n\(harness.processLog.suffix(3000))" }, asking: condition)
+    }
+
     /// Result messages collected so far that `worker` (a `worker.name`) published.
     func resultsBy(worker: String) -> Int {
         results.messages.count { (try? JobResult.decode($0.body))?.worker == worker }
@@ -55,8 +62,8 @@ struct FaultRun: Sendable {
     }
 
     /// Messages in `queue`, ready and unacked, as `rabbitmqctl list_queues` reports them.
-    func depth(of queue: String) throws -> Int {
-        let listing = try RabbitMQControl.run(["-q", "list_queues", "name", "messages"])
+    func depth(of queue: String) async throws -> Int {
+        let listing = try await RabbitMQControl.run(["-q", "list_queues", "name", "messages"])
         let row = listing.split(separator: "\n").map { $0.split(separator: "\t") }.first { $0.first.map(String.init) == queue }
         return row.flatMap { $0.last.flatMap { Int($0) } } ?? 0
     }

@@ -38,12 +38,12 @@ struct PrometheusProcess {
     }
 
     /// Starts Prometheus scraping a worker (job `apns-worker`) and waits until it answers `/-/ready`.
-    init(target: String, rules: String) throws {
-        try self.init(jobs: [ScrapeJob(name: "apns-worker", target: target)], rules: rules)
+    init(target: String, rules: String) async throws {
+        try await self.init(jobs: [ScrapeJob(name: "apns-worker", target: target)], rules: rules)
     }
 
     /// Starts Prometheus with these scrape jobs and waits until it answers `/-/ready`.
-    init(jobs: [ScrapeJob], rules: String) throws {
+    init(jobs: [ScrapeJob], rules: String) async throws {
         port = FreePort.pick()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("prometheus-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -64,10 +64,15 @@ struct PrometheusProcess {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while (try? ProcessRun.blocking("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/-/ready"]).status) != 0 {
-            guard Date() < deadline, process.isRunning else { stop(); throw HarnessError("prometheus did not become ready on port \(port)") }
-            Thread.sleep(forTimeInterval: 0.2)
+        let (process, port) = (process, port)
+        do {
+            try await Condition.wait("prometheus ready on port \(port)", interval: .milliseconds(200)) { () async throws -> Bool in
+                guard process.isRunning else { throw HarnessError("prometheus exited before it was ready on port \(port)") }
+                return try await ProcessRun.run("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/-/ready"]).succeeded
+            }
+        } catch {
+            stop()
+            throw error
         }
     }
 

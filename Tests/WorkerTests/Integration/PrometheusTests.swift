@@ -17,11 +17,11 @@ struct PrometheusTests {
     }
 
     @Test("promtool accepts the rules file and its unit tests pass")
-    func promtool() throws {
-        let check = try ProcessRun.blocking("/usr/bin/promtool", ["check", "rules", Self.rules])
+    func promtool() async throws {
+        let check = try await ProcessRun.run("/usr/bin/promtool", ["check", "rules", Self.rules])
         #expect(check.status == 0, "\(check.output)")
         #expect(Self.ruleCount >= 10 && check.output.contains("SUCCESS: \(Self.ruleCount) rules found"), "\(check.output)")
-        let tests = try ProcessRun.blocking("/usr/bin/promtool", ["test", "rules", Self.ruleTests])
+        let tests = try await ProcessRun.run("/usr/bin/promtool", ["test", "rules", Self.ruleTests])
         #expect(tests.status == 0, "\(tests.output)")
         #expect(tests.output.contains("SUCCESS"), "\(tests.output)")
     }
@@ -30,7 +30,7 @@ struct PrometheusTests {
     func scrape() async throws {
         let metricsPort = FaultRun.freePort()
         let harness = try await WorkerHarness.make(mockSetup: { _ in }) { $0.metrics.port = metricsPort }
-        let prometheus = try PrometheusProcess(target: "127.0.0.1:\(metricsPort)", rules: Self.rules)
+        let prometheus = try await PrometheusProcess(target: "127.0.0.1:\(metricsPort)", rules: Self.rules)
         defer { prometheus.stop() }
         let bodies = (0..<40).map { JobFactory.alert(id: "prom-\($0)") }
         try await harness.publish(bodies)
@@ -55,7 +55,7 @@ struct PrometheusTests {
 
         // The worker stops: the next scrape fails and APNsWorkerDown goes pending (it fires after 5 min).
         worker.terminate()
-        worker.waitUntilExit()
+        await worker.exited()
         try await prometheus.waitUntil("APNsWorkerDown pending") {
             try prometheus.alerts().contains { $0.name == "APNsWorkerDown" && $0.state == "pending" }
         }
@@ -65,8 +65,8 @@ struct PrometheusTests {
     @Test("Prometheus scrapes the broker's own endpoint: jobs with no consumer raise APNsJobsWithoutConsumers, a consumer clears it")
     func brokerRules() async throws {
         // A vhost of its own holding a queue of the default jobs name, which the rules match.
-        let vhost = try RabbitMQControl.makeVirtualHost("alerts")
-        defer { _ = try? RabbitMQControl.run(["delete_vhost", vhost]) }
+        let vhost = try await RabbitMQControl.makeVirtualHost("alerts")
+        defer { Task { _ = try? await RabbitMQControl.run(["delete_vhost", vhost]) } }
         var amqp = AMQPSection()
         amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"]
         let client = AMQPClient(options: try amqp.clientOptions(), logger: WorkerHarness.quietLogger("broker-rules"))
@@ -81,7 +81,7 @@ struct PrometheusTests {
             name: "rabbitmq", target: "127.0.0.1:\(TestBrokerPort.value + 10000)", path: "/metrics/detailed",
             parameters: ["family": ["queue_coarse_metrics", "queue_consumer_count"], "vhost": [vhost]]
         )
-        let prometheus = try PrometheusProcess(jobs: [broker], rules: Self.rules)
+        let prometheus = try await PrometheusProcess(jobs: [broker], rules: Self.rules)
         defer { prometheus.stop() }
         try await prometheus.waitUntil("APNsJobsWithoutConsumers pending for \(vhost)") {
             try prometheus.alerts().contains { $0.name == "APNsJobsWithoutConsumers" && $0.labels["vhost"] == vhost && $0.labels["queue"] == "apns.jobs" }

@@ -14,9 +14,9 @@ struct WorkerObservabilityTests {
     func scrapeAndGrep() async throws {
         let user = "apns-obs-\(UUID().uuidString.prefix(8).lowercased())"
         let password = "brokerpw-\(UUID().uuidString)"
-        _ = try RabbitMQControl.run(["add_user", user, password])
-        defer { _ = try? RabbitMQControl.run(["delete_user", user]) }
-        _ = try RabbitMQControl.run(["set_permissions", "-p", "/", user, ".*", ".*", ".*"])
+        _ = try await RabbitMQControl.run(["add_user", user, password])
+        defer { Task { _ = try? await RabbitMQControl.run(["delete_user", user]) } }
+        _ = try await RabbitMQControl.run(["set_permissions", "-p", "/", user, ".*", ".*", ".*"])
         let metricsPort = FaultRun.freePort()
         let p12Password = try TemporaryFile.write("test-only-password\n", mode: 0o600)
         let harness = try await WorkerHarness.make(mockSetup: {
@@ -85,7 +85,7 @@ struct WorkerObservabilityTests {
         #expect(ready.body.contains(#""ready":true"#))
 
         worker.terminate()
-        worker.waitUntilExit()
+        await worker.exited()
         #expect(worker.terminationStatus == 0)
         let log = harness.processLog
         #expect(log.split(separator: "\n").count > 20, "the trace log is suspiciously short")
@@ -125,7 +125,7 @@ struct WorkerObservabilityTests {
         #expect(value(of: #"apns_credential_paused{credential="team-two"}"#, in: metrics.body) == 0)
 
         worker.terminate()
-        worker.waitUntilExit()
+        await worker.exited()
         #expect(worker.terminationStatus == 0)
         await harness.tearDown()
     }

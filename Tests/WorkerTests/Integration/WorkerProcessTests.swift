@@ -33,13 +33,13 @@ struct WorkerProcessTests {
         defer { if first.isRunning { first.terminate(); first.waitUntilExit() } }
         try await waitUntil(harness) { harness.mock.server.recorder.snapshot.accepted >= 600 }
         kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
+        await first.exited()
         let second = try harness.launchWorker()
         defer { if second.isRunning { second.terminate(); second.waitUntilExit() } }
         // Duplicates are allowed here, so counting results would stop before the last jobs finished.
         let results = try await harness.results(covering: Set(ids), idle: .seconds(15))
         second.terminate()
-        second.waitUntilExit()
+        await second.exited()
         let audit = ResultAudit(sent: Set(ids), results: results)
         #expect(audit.lost.isEmpty, "lost: \(audit.lost.prefix(5))")
         #expect(audit.unexpected.isEmpty)
@@ -59,13 +59,13 @@ struct WorkerProcessTests {
         defer { if first.isRunning { first.terminate(); first.waitUntilExit() } }
         try await waitUntil(harness) { harness.mock.server.recorder.snapshot.accepted >= 600 }
         first.terminate()
-        first.waitUntilExit()
+        await first.exited()
         #expect(first.terminationStatus == 0)
         let second = try harness.launchWorker()
         defer { if second.isRunning { second.terminate(); second.waitUntilExit() } }
         let results = try await harness.results(count: ids.count, idle: .seconds(15))
         second.terminate()
-        second.waitUntilExit()
+        await second.exited()
         let audit = ResultAudit(sent: Set(ids), results: results)
         #expect(audit.lost.isEmpty, "lost: \(audit.lost.prefix(5))")
         #expect(audit.unexpected.isEmpty)
@@ -89,7 +89,7 @@ struct WorkerProcessTests {
         try await harness.publish(ids.map { JobFactory.alert(id: $0) })
         let worker = try await harness.startWorker()
         try await waitUntil { harness.mock.server.recorder.snapshot.accepted >= 600 }
-        try RabbitMQControl.forceClose(connectionNamed: harness.settings.amqp.connectionName)
+        try await RabbitMQControl.forceClose(connectionNamed: harness.settings.amqp.connectionName)
         var fast = harness.mock.server.faults
         fast.slowAfterRequests = nil
         harness.mock.server.setFaults(fast)

@@ -72,10 +72,10 @@ struct BrokerMigrationTests {
         }
         await client.close()
         oldWorker.terminate()
-        oldWorker.waitUntilExit()
+        await oldWorker.exited()
         try await waitUntil(green.harness) { Set(Self.ids(green.results)).count >= newJobs.count }
         newWorker.terminate()
-        newWorker.waitUntilExit()
+        await newWorker.exited()
         await blue.results.settle(idle: .seconds(1))
         await green.results.settle(idle: .seconds(1))
 

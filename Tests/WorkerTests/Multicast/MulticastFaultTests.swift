@@ -136,7 +136,7 @@ struct MulticastFaultTests {
         defer { if first.isRunning { first.terminate(); first.waitUntilExit() } }
         try await waitUntil(harness) { harness.mock.server.recorder.snapshot.accepted >= 3000 }
         kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
+        await first.exited()
         // Requests the mock had when the process died are still answered (5 ms later): count them too.
         try await Task.sleep(for: .milliseconds(300))
         let pushedBeforeKill = harness.mock.server.recorder.snapshot.accepted
@@ -144,7 +144,7 @@ struct MulticastFaultTests {
         defer { if second.isRunning { second.terminate(); second.waitUntilExit() } }
         let results = try await Self.results(harness, tokens, idle: .seconds(20))
         second.terminate()
-        second.waitUntilExit()
+        await second.exited()
         // Every job in flight at the kill is sent again whole, under the same apns-ids.
         // A job whose results the broker confirmed just before the kill, but whose ack it never applied,
         // is answered again by the second worker: counted and reported, bounded by the jobs in flight.

@@ -54,7 +54,7 @@ struct SIGHUPReloadTests {
         #expect(!harness.processLog.contains(rotated.keyFile.isEmpty ? "-" : "BEGIN PRIVATE KEY"), "no key material in the log")
 
         process.terminate()
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 0)
         await harness.tearDown()
     }
@@ -99,7 +99,7 @@ struct SIGHUPReloadTests {
         #expect(!harness.processLog.contains("BEGIN PRIVATE KEY"), "no key material in the log")
 
         process.terminate()
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 0)
         await harness.tearDown()
     }

@@ -127,23 +127,23 @@ struct TopologyTests {
 
     @Test("`declare --print-definitions` names the vhost of amqp.urls; the file imports there, and the worker's own declarations then match it exactly")
     func importIntoBroker() async throws {
-        let vhost = try RabbitMQControl.makeVirtualHost("defs")
-        defer { _ = try? RabbitMQControl.run(["delete_vhost", vhost]) }
+        let vhost = try await RabbitMQControl.makeVirtualHost("defs")
+        defer { Task { _ = try? await RabbitMQControl.run(["delete_vhost", vhost]) } }
         // As an operator makes the file: the command, its configuration naming the vhost in the URL.
         let harness = try await WorkerHarness.make(setup: { $0.amqp.urls = ["amqp://guest:guest@127.0.0.1:\(TestBrokerPort.value)/\(vhost)"] })
         let settings = harness.settings.amqp
         let topology = Topology(settings: harness.settings.topology)
         let config = try TemporaryFile.write(harness.settings.yaml, mode: 0o600)
-        let printed = try ProcessRun.blocking(WorkerCommandLine.binary, ["declare", "--print-definitions", "--config", config])
+        let printed = try await ProcessRun.run(WorkerCommandLine.binary, ["declare", "--print-definitions", "--config", config])
         #expect(printed.status == 0)
         #expect(printed.output.contains("\"vhost\": \"\(vhost)\"") && !printed.output.contains("\"vhost\": \"/\""), "\(printed.output.prefix(400))")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(vhost).json")
         try Data(printed.output.utf8).write(to: file)
-        _ = try RabbitMQControl.run(["import_definitions", file.path])
+        _ = try await RabbitMQControl.run(["import_definitions", file.path])
         // RabbitMQ 4 imports in the background: wait (30 s at most) for the queues to appear.
         var queues = ""
         try await Condition.wait("the imported queues in \(vhost)", interval: .milliseconds(200), context: { queues }) {
-            queues = try RabbitMQControl.run(["-q", "list_queues", "-p", vhost, "name"])
+            queues = try await RabbitMQControl.run(["-q", "list_queues", "-p", vhost, "name"])
             return queues.contains(harness.settings.topology.jobsQueue)
         }
         let client = AMQPClient(options: try settings.clientOptions(), logger: WorkerHarness.quietLogger("definitions"))
