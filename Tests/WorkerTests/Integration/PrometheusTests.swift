@@ -50,8 +50,12 @@ struct PrometheusTests {
         let rules = try prometheus.rules()
         #expect(rules.count == Self.ruleCount)
         #expect(rules.allSatisfy { $0.health == "ok" }, "\(rules.filter { $0.health != "ok" })")
-        let alerts = try prometheus.alerts()
-        #expect(alerts.isEmpty, "a healthy worker raised alerts: \(alerts)")
+        // The one rule about speed is held to what Prometheus itself computed: on a loaded machine (the
+        // whole suite at once) a few of these 40 round trips can take over a second, and then that
+        // alert is right to be pending. Every other alert fails the test.
+        let p99 = try prometheus.value(of: "histogram_quantile(0.99, sum by (le) (rate(apns_request_duration_seconds_bucket[5m])))") ?? 0
+        let alerts = try prometheus.alerts().filter { !($0.name == "APNsWorkerSlowRequests" && p99 > 1) }
+        #expect(alerts.isEmpty, "a healthy worker raised alerts: \(alerts) (request p99 \(p99) s)")
 
         // The worker stops: the next scrape fails and APNsWorkerDown goes pending (it fires after 5 min).
         worker.terminate()
