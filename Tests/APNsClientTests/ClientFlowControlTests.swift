@@ -93,8 +93,9 @@ struct ClientFlowControlTests {
         let client = APNsClient(configuration: MockHarness.clientConfiguration {
             $0.connectionsPerPool = 1
             // Long enough for the first connection's handshake on a loaded machine (else the request
-            // that should be at APNs times out before it gets there, unprocessed like the others).
-            $0.requestTimeout = .seconds(2)
+            // that should be at APNs times out before it gets there, unprocessed like the others), and
+            // stretched under ThreadSanitizer, where a handshake took longer than 2 s (all 3 unprocessed).
+            $0.requestTimeout = TestTiming.milliseconds(2000)
         })
         defer { client.shutdown() }
         let results = try await sendMany(3, client: client, credential: harness.tokenCredential(), endpoint: harness.endpoint)
