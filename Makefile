@@ -64,4 +64,5 @@ fixtures:
 	scripts/make-test-fixtures.sh
 
 clean:
-	rm -rf .build .build-fuzz .build-thread .build-address .scratch /dev/shm/apns-rabbitmq$(CURDIR)
+	rm -rf .build .build-fuzz .build-thread .build-address .scratch
+	root=$(CURDIR) && source scripts/rabbitmq-version.sh && rabbitmq_forget "$(CURDIR)"

@@ -37,12 +37,10 @@ final class TinyProxy {
         process.standardError = FileHandle(forWritingAtPath: log.path)
         try process.run()
         // Ready once it accepts a connection.
-        let (process, port) = (process, port)
         do {
-            try await Condition.wait("tinyproxy accepts on port \(port)", timeout: .seconds(10), interval: .milliseconds(100)) { () async throws -> Bool in
-                guard process.isRunning else { throw ProxyTestError("tinyproxy exited") }
-                return try await ProcessRun.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "--max-time", "1", "http://127.0.0.1:\(port)/"]).succeeded
-            }
+            try await process.waitUntilServing(
+                "tinyproxy accepts on port \(port)", timeout: .seconds(10),
+                probe: "/usr/bin/curl", ["-s", "-o", "/dev/null", "--max-time", "1", "http://127.0.0.1:\(port)/"])
         } catch {
             let log = output
             stop()
@@ -77,11 +75,8 @@ final class BadProxy {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let (process, port) = (process, port)
-        try await Condition.wait("bad_proxy.py \(mode) accepts on port \(port)", timeout: .seconds(10), interval: .milliseconds(100)) { () async throws -> Bool in
-            guard process.isRunning else { throw ProxyTestError("bad_proxy.py \(mode) exited") }
-            return try await ProcessRun.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"]).succeeded
-        }
+        try await process.waitUntilServing(
+            "bad_proxy.py \(mode) accepts on port \(port)", timeout: .seconds(10), probe: "/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"])
     }
 
     /// SIGKILL, as for tinyproxy: a child of the test process may have SIGTERM blocked.

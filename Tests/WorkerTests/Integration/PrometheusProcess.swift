@@ -64,12 +64,9 @@ struct PrometheusProcess {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let (process, port) = (process, port)
         do {
-            try await Condition.wait("prometheus ready on port \(port)", interval: .milliseconds(200)) { () async throws -> Bool in
-                guard process.isRunning else { throw HarnessError("prometheus exited before it was ready on port \(port)") }
-                return try await ProcessRun.run("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/-/ready"]).succeeded
-            }
+            try await process.waitUntilServing(
+                "prometheus ready on port \(port)", interval: .milliseconds(200), probe: "/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/-/ready"])
         } catch {
             stop()
             throw error
