@@ -78,15 +78,20 @@ struct ClientBenchmark {
         // Warm up: opens the connections and ramps their stream limits.
         for _ in 0..<(connections * 4) { _ = try await client.send(request, credential: credential, endpoint: endpoint) }
 
+        // As h2load keeps every stream the server allows busy (`-m`), the client keeps busy every stream
+        // its ordinary requests may hold. More would time the pool's waiting line instead: each answer
+        // then serves a waiting caller through a hop to its connection's loop, which a worker whose job
+        // slots are fewer than its streams never does.
+        let inFlight = connections * APNsClient.ordinaryStreams(ofLimit: streamsPerConnection)
         let tally = Tally(count)
         let clock = ContinuousClock()
         let before = ResourceUsage.now()
         let started = clock.now
         let latencies = callers == .callbacks
-            ? await CallbackChains(client: client, request: request, credential: credential, endpoint: endpoint, tally: tally, chains: connections * streamsPerConnection)
-                .run(chains: connections * streamsPerConnection)
+            ? await CallbackChains(client: client, request: request, credential: credential, endpoint: endpoint, tally: tally, chains: inFlight)
+                .run(chains: inFlight)
             : try await withThrowingTaskGroup(of: [Double].self) { group in
-            for _ in 0..<(connections * streamsPerConnection) {
+            for _ in 0..<inFlight {
                 group.addTask(executorPreference: executor) {
                     var samples: [Double] = []
                     while tally.remaining.subtract(1, ordering: .relaxed).oldValue > 0 {

@@ -47,6 +47,13 @@ public final class APNsClient: Sendable {
         try await pool(for: credential, endpoint: endpoint).send(.notification(request), urgent: urgent)
     }
 
+    /// How many of a connection's `limit` streams requests that are not urgent may hold at once: the
+    /// rest are kept for urgent ones. A caller that keeps more ordinary requests in flight than this
+    /// (times the connections) has the surplus wait in the pool's line.
+    public static func ordinaryStreams(ofLimit limit: Int) -> Int {
+        limit - PoolStateMachine<SystemRandomNumberGenerator>.reservedStreams(of: limit)
+    }
+
     /// The same without a task: `completion` hears APNs' answer, or why there is none, once: on the
     /// event loop of the connection that answered (or wherever it turned out that none could), so
     /// what a caller does with the answer runs where it arrived, with no hop back to a task.
