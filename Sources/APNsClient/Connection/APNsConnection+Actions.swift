@@ -6,7 +6,7 @@ import Transport
 
 /// Carrying out the state machine's actions, on the event loop.
 extension APNsConnection {
-    func run(_ actions: [Machine.Action]) {
+    func run(_ actions: Machine.Actions) {
         var flush = false
         for action in actions {
             switch action {
@@ -55,9 +55,9 @@ extension APNsConnection {
             return
         }
         let request = requests[submission.context].request
-        let headers = request.headers(authority: authority, token: submission.token)
+        request.writeHeaders(authority: authority, token: submission.token, into: &headerBlock)
         do {
-            let streamID = try session.submitRequest(headers: headers, body: request.body)
+            let streamID = try session.submitRequest(headers: headerBlock, body: request.body)
             run(machine.streamOpened(submission, as: streamID, now: .now()))
         } catch where error.isInvalidHeader {
             run(machine.submitFailed(submission, .invalidRequest(error.message)))

@@ -23,7 +23,7 @@ extension APNsConnection: SecureHTTP2HandlerDelegate {
         run(machine.closed(error.map { Self.sendError(for: $0, endpoint: endpoint) }))
     }
 
-    private func actions(for event: HTTP2Event) -> [Machine.Action] {
+    private func actions(for event: HTTP2Event) -> Machine.Actions {
         switch event {
         case .message(let streamID, let headers, let body):
             let status = headers.value(of: ":status").flatMap(Int.init) ?? 0

@@ -40,6 +40,8 @@ final class APNsConnection: @unchecked Sendable {
     var machine: Machine
     var requests = RequestSlots<PendingRequest>()
     var timers = Timers()
+    /// The header block being submitted, kept between requests for its storage (``RequestHeaders``).
+    var headerBlock: [HTTP2Header] = []
 
     /// The scheduled tasks the machine asked for, cancelled when the socket closes so a closed
     /// connection is not kept alive by them.

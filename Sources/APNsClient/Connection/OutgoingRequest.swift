@@ -13,10 +13,11 @@ enum OutgoingRequest: Sendable {
         }
     }
 
-    func headers(authority: String, token: ProviderToken?) -> [HTTP2Header] {
+    /// Replaces `headers` with this request's header block (see ``RequestHeaders``).
+    func writeHeaders(authority: String, token: ProviderToken?, into headers: inout [HTTP2Header]) {
         switch self {
-        case .notification(let request): RequestHeaders.make(for: request, authority: authority, token: token)
-        case .channel(let request): RequestHeaders.make(for: request, authority: authority, token: token)
+        case .notification(let request): RequestHeaders.write(for: request, authority: authority, token: token, into: &headers)
+        case .channel(let request): headers = RequestHeaders.make(for: request, authority: authority, token: token)
         }
     }
 }

@@ -181,7 +181,7 @@ struct APNsConnectionStateMachineTests {
         var nextStream: Int32 = 1
         var now = Self.start
         var closes = 0
-        func run(_ actions: [Machine.Action]) {
+        func run(_ actions: Machine.Actions) {
             for action in actions {
                 switch action {
                 case .resume(let context, _): resumed[context, default: 0] += 1

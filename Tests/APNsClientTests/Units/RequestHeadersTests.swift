@@ -14,7 +14,8 @@ struct RequestHeadersTests {
             expiration: .immediately, collapseID: CollapseID("c"), apnsID: APNsID.random(), payload: Array("{}".utf8)
         )
         let signer = try ProviderTokenSigner(teamID: "TEAMID0001", keyID: "TESTKEY001", key: ES256PrivateKeyLoader.load("TESTKEY001"))
-        let headers = RequestHeaders.make(for: request, authority: "api.push.apple.com:443", token: try signer.token(issuedAt: Date()))
+        var headers: [HTTP2Header] = []
+        RequestHeaders.write(for: request, authority: "api.push.apple.com:443", token: try signer.token(issuedAt: Date()), into: &headers)
         let never = Set(headers.filter(\.neverIndexed).map(\.name))
         #expect(never == [":path", "authorization", "apns-id"])
         #expect(headers.value(of: ":path") == request.path)
@@ -28,7 +29,9 @@ struct RequestHeadersTests {
     @Test("certificate requests carry no authorization, and optional headers are left out")
     func minimal() throws {
         let request = try NotificationRequest(deviceToken: DeviceToken(hex: "abcd"), topic: "com.example.app", payload: Array("{}".utf8))
-        let headers = RequestHeaders.make(for: request, authority: "h:1", token: nil)
+        var headers = [HTTP2Header(":method", "GET")]
+        RequestHeaders.write(for: request, authority: "h:1", token: nil, into: &headers)
+        #expect(headers.value(of: ":method") == "POST", "the block replaces what the array held")
         #expect(headers.value(of: "authorization") == nil)
         #expect(headers.value(of: "apns-id") == nil)
         #expect(headers.value(of: "apns-expiration") == nil)

@@ -10,17 +10,17 @@ extension APNsConnectionStateMachine {
     }
 
     /// APNs answered stream `streamID`.
-    mutating func responseReceived(_ streamID: Int32, _ response: APNsResponse) -> [Action] {
+    mutating func responseReceived(_ streamID: Int32, _ response: APNsResponse) -> Actions {
         guard let stream = streams.removeValue(forKey: streamID) else { return [] }  // timed out already
         let context = stream.submission.context
         guard case .rejected(let rejection) = response else {
             // Changed first, reported after: a method call on `self` reads `self` before its arguments.
             let changed = streamLimit.pushAccepted()
-            // The common case in one array: every answer runs this, and each `+` is an allocation.
+            // The common case, one action and no allocation: every answer runs this.
             guard !changed, phase != .draining else {
                 return limitReport(changed: changed) + [.resume(context, .response(response))] + closeIfIdle()
             }
-            return [.resume(context, .response(response))]
+            return Actions(.resume(context, .response(response)))
         }
         switch rejection.disposition {
         case .retryAfterTokenRefresh where !stream.submission.hasRetriedAfterExpiry && stream.submission.token != nil:
@@ -35,7 +35,7 @@ extension APNsConnectionStateMachine {
     }
 
     /// Stream `streamID` closed; with an answer already taken, nothing is left to do.
-    mutating func streamClosed(_ streamID: Int32, errorCode: HTTP2ErrorCode) -> [Action] {
+    mutating func streamClosed(_ streamID: Int32, errorCode: HTTP2ErrorCode) -> Actions {
         guard let stream = streams.removeValue(forKey: streamID) else { return [] }
         let context = stream.submission.context
         if errorCode == .refusedStream {
@@ -45,21 +45,21 @@ extension APNsConnectionStateMachine {
     }
 
     /// The server's SETTINGS_MAX_CONCURRENT_STREAMS.
-    mutating func serverSettings(maxConcurrentStreams: UInt32) -> [Action] {
+    mutating func serverSettings(maxConcurrentStreams: UInt32) -> Actions {
         let changed = streamLimit.serverAdvertised(maxConcurrentStreams)
         return limitReport(changed: changed)
     }
 
     /// APNs is going away: streams above its last stream id close as refused (HTTP/2 reports them),
     /// the rest may still be answered.
-    mutating func goAway(reason: String) -> [Action] {
+    mutating func goAway(reason: String) -> Actions {
         [.record(.goAway(reason: reason))] + drain(reason: "GOAWAY \(reason)")
     }
 
     /// The sweep: requests past their deadline fail and their streams are reset.
-    mutating func sweepDue(now: NIODeadline) -> [Action] {
+    mutating func sweepDue(now: NIODeadline) -> Actions {
         sweepArmed = false
-        var actions: [Action] = []
+        var actions: Actions = []
         let failure = APNsSendError(.timedOut, .unknown, "no answer within \(timing.requestTimeout); the stream was reset")
         for streamID in streams.keys.sorted() where streams[streamID]!.deadline <= now {
             let stream = streams.removeValue(forKey: streamID)!
@@ -73,7 +73,7 @@ extension APNsConnectionStateMachine {
     }
 
     /// The limit as the pool should see it, when it changed and the connection still serves.
-    func limitReport(changed: Bool) -> [Action] {
+    func limitReport(changed: Bool) -> Actions {
         changed && phase == .ready ? [.report(.streamLimitChanged(streamLimit.effective))] : []
     }
 }

@@ -14,9 +14,9 @@ extension APNsConnectionStateMachine {
     }
 
     /// The health check's timer fired.
-    mutating func healthCheckDue(now: NIODeadline) -> [Action] {
+    mutating func healthCheckDue(now: NIODeadline) -> Actions {
         guard phase == .ready || phase == .draining else { return [] }
-        var actions: [Action] = []
+        var actions: Actions = []
         if health.outstandingPing == nil, now - health.lastFrame >= timing.pingInterval {
             let payload = health.nextPayload
             health.nextPayload += 1
@@ -30,14 +30,14 @@ extension APNsConnectionStateMachine {
     }
 
     /// The peer acknowledged PING `payload`.
-    mutating func pingAcknowledged(_ payload: UInt64, now: NIODeadline) -> [Action] {
+    mutating func pingAcknowledged(_ payload: UInt64, now: NIODeadline) -> Actions {
         guard let ping = health.outstandingPing, ping.payload == payload else { return [] }
         health.outstandingPing = nil
         return [.record(.pingRoundTrip(now - ping.sentAt))]
     }
 
     /// PING `payload`'s timeout passed.
-    mutating func pingTimeoutDue(_ payload: UInt64) -> [Action] {
+    mutating func pingTimeoutDue(_ payload: UInt64) -> Actions {
         guard phase != .closed, health.outstandingPing?.payload == payload else { return [] }
         return [.record(.pingTimeout), .closeAbruptly(reason: "PING unanswered within \(timing.pingTimeout)")]
     }

@@ -5,13 +5,13 @@ import NIOCore
 /// submission ends.
 extension APNsConnectionStateMachine {
     /// A caller wants `context`'s request sent on this connection.
-    mutating func requestArrived(_ context: Context, now: NIODeadline) -> [Action] {
+    mutating func requestArrived(_ context: Context, now: NIODeadline) -> Actions {
         guard phase == .ready else {
             return [.resume(context, .notProcessed("the connection is no longer taking requests"))]
         }
         guard let tokenSource, var state = tokenState else {
             submitting += 1
-            return [.submit(Submission(context: context, token: nil, hasRetriedAfterExpiry: false))]
+            return Actions(.submit(Submission(context: context, token: nil, hasRetriedAfterExpiry: false)))
         }
         let previous = state.token
         let decision: ConnectionTokenState.Action
@@ -28,8 +28,8 @@ extension APNsConnectionStateMachine {
             let refreshed = previous != nil && previous != token
             // The age is on every request; a gauge needs it at most once a second per connection.
             let ageDue = now - lastTokenAgeReport >= .seconds(1)
-            guard refreshed || ageDue else { return [submit] }  // the common case, in one array
-            var actions: [Action] = []
+            guard refreshed || ageDue else { return Actions(submit) }  // the common case: one action, kept inline
+            var actions: Actions = []
             if refreshed { actions.append(.record(.tokenRefreshed)) }
             if ageDue {
                 lastTokenAgeReport = now
@@ -44,16 +44,16 @@ extension APNsConnectionStateMachine {
     }
 
     /// HTTP/2 gave `submission` stream `streamID`.
-    mutating func streamOpened(_ submission: Submission, as streamID: Int32, now: NIODeadline) -> [Action] {
+    mutating func streamOpened(_ submission: Submission, as streamID: Int32, now: NIODeadline) -> Actions {
         submitting -= 1
         streams[streamID] = Stream(submission: submission, deadline: now + timing.requestTimeout)
         guard !sweepArmed else { return [] }
         sweepArmed = true
-        return [.armTimeoutSweep(in: sweepInterval)]
+        return Actions(.armTimeoutSweep(in: sweepInterval))
     }
 
     /// `submission` never became a stream.
-    mutating func submitFailed(_ submission: Submission, _ failure: SubmitFailure) -> [Action] {
+    mutating func submitFailed(_ submission: Submission, _ failure: SubmitFailure) -> Actions {
         submitting -= 1
         switch failure {
         case .invalidRequest(let why):
@@ -67,7 +67,7 @@ extension APNsConnectionStateMachine {
 
     /// `ExpiredProviderToken` for `stream`: one transparent retry with a new token; or, when this
     /// connection may not change its token yet (or takes no new streams), a retry elsewhere.
-    mutating func retryWithFreshToken(_ stream: Stream, rejection: APNsRejection) -> [Action] {
+    mutating func retryWithFreshToken(_ stream: Stream, rejection: APNsRejection) -> Actions {
         let context = stream.submission.context
         guard phase == .ready, let tokenSource, var state = tokenState, let rejected = stream.submission.token else {
             // A GOAWAY (or a retirement) came first: the retry goes to another connection.

@@ -15,6 +15,9 @@ import NIOCore
 struct APNsConnectionStateMachine<Context> {
     enum Phase: Equatable { case connecting, ready, draining, closed }
 
+    /// What one event asks of the connection, in order.
+    typealias Actions = ActionList<Action>
+
     /// A request on the wire: what it needs when its answer comes.
     struct Stream {
         let submission: Submission
@@ -74,7 +77,7 @@ struct APNsConnectionStateMachine<Context> {
     // MARK: Lifecycle
 
     /// TLS and HTTP/2 are up.
-    mutating func connected(now: NIODeadline) -> [Action] {
+    mutating func connected(now: NIODeadline) -> Actions {
         guard phase == .connecting else { return [] }
         phase = .ready
         health.lastFrame = now
@@ -82,24 +85,25 @@ struct APNsConnectionStateMachine<Context> {
     }
 
     /// The attempt failed before the connection was up.
-    mutating func connectFailed(_ failure: APNsSendError) -> [Action] {
+    mutating func connectFailed(_ failure: APNsSendError) -> Actions {
         guard phase == .connecting else { return [] }
         phase = .closed
         return [.report(.closed(failure, wasReady: false))]
     }
 
     /// The pool retires the connection (credential rejected, shutdown): no new streams, close once idle.
-    mutating func retire(reason: String) -> [Action] {
+    mutating func retire(reason: String) -> Actions {
         drain(reason: reason)
     }
 
     /// The socket closed: every request still on the wire fails, as possibly processed.
-    mutating func closed(_ failure: APNsSendError?) -> [Action] {
+    mutating func closed(_ failure: APNsSendError?) -> Actions {
         guard phase != .closed else { return [] }
         let wasReady = phase != .connecting
         phase = .closed
         let lost = APNsSendError(.connectionLost, .unknown, "the connection closed before APNs answered")
-        var actions = streams.keys.sorted().map { Action.resume(streams[$0]!.submission.context, .failed(lost)) }
+        var actions: Actions = []
+        for streamID in streams.keys.sorted() { actions.append(.resume(streams[streamID]!.submission.context, .failed(lost))) }
         streams.removeAll()
         health.outstandingPing = nil
         actions.append(.report(.closed(failure, wasReady: wasReady)))
@@ -109,14 +113,14 @@ struct APNsConnectionStateMachine<Context> {
     // MARK: Internals shared by the extensions
 
     /// Takes no new streams; tells the pool (which opens a replacement); closes once idle.
-    mutating func drain(reason: String) -> [Action] {
+    mutating func drain(reason: String) -> Actions {
         guard phase == .ready || phase == .connecting else { return [] }
         phase = .draining
         return [.report(.draining(reason: reason))] + closeIfIdle()
     }
 
     /// A draining connection with nothing on the wire closes, once.
-    mutating func closeIfIdle() -> [Action] {
+    mutating func closeIfIdle() -> Actions {
         guard phase == .draining, streams.isEmpty, submitting == 0, !closeRequested else { return [] }
         closeRequested = true
         return [.close]
