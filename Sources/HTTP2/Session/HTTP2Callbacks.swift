@@ -35,7 +35,7 @@ enum HTTP2Callbacks {
             String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self),
             neverIndexed: flags & UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) != 0
         )
-        if let stream = session.streams[frame.pointee.hd.stream_id] { stream.headers.append(header) }
+        if let stream = session.openStream(frame.pointee.hd.stream_id) { stream.headers.append(header) }
         return 0
     }
 
@@ -49,7 +49,7 @@ enum HTTP2Callbacks {
 
     static let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
         guard let data else { return 0 }
-        if let stream = owner(userData).streams[streamID] { stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: length)) }
+        if let stream = owner(userData).openStream(streamID) { stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: length)) }
         return 0
     }
 
@@ -60,7 +60,7 @@ enum HTTP2Callbacks {
         let endsStream = header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         switch UInt32(header.type) {
         case NGHTTP2_HEADERS.rawValue, NGHTTP2_DATA.rawValue:
-            if endsStream, let state = owner.streams[header.stream_id] {
+            if endsStream, let state = owner.openStream(header.stream_id) {
                 owner.events.append(.message(streamID: header.stream_id, headers: state.headers, body: state.body))
             }
         case NGHTTP2_SETTINGS.rawValue:
@@ -86,7 +86,7 @@ enum HTTP2Callbacks {
 
     static let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
         let owner = owner(userData)
-        owner.streams[streamID] = nil
+        owner.closeStream(streamID)
         owner.events.append(.streamClosed(streamID: streamID, errorCode: HTTP2ErrorCode(rawValue: errorCode)))
         return 0
     }
@@ -94,7 +94,7 @@ enum HTTP2Callbacks {
     /// Copies the next piece of a stream's body into nghttp2's frame buffer.
     static let readBody: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
         let owner = owner(userData)
-        guard let buffer, let flags, let state = owner.streams[streamID] else {
+        guard let buffer, let flags, let state = owner.openStream(streamID) else {
             return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
         }
         let count = min(length, state.outgoingBody.count - state.sentBodyBytes)

@@ -33,12 +33,31 @@ public final class HTTP2Session {
         }
     }
 
+    /// The stream the last lookup found: a header block's fields, its body's chunks and its end arrive
+    /// one callback each, for one stream after another, so most lookups are for the same stream again.
+    private var recent: (id: Int32, state: StreamState)?
+
     /// The state of stream `streamID`, made on first use.
     func stream(_ streamID: Int32) -> StreamState {
-        if let state = streams[streamID] { return state }
+        if let state = openStream(streamID) { return state }
         let state = StreamState()
         streams[streamID] = state
+        recent = (streamID, state)
         return state
+    }
+
+    /// The state of stream `streamID` if it is open.
+    func openStream(_ streamID: Int32) -> StreamState? {
+        if let recent, recent.id == streamID { return recent.state }
+        guard let state = streams[streamID] else { return nil }
+        recent = (streamID, state)
+        return state
+    }
+
+    /// Forgets closed stream `streamID`.
+    func closeStream(_ streamID: Int32) {
+        streams[streamID] = nil
+        if recent?.id == streamID { recent = nil }
     }
 
     /// - Parameters:

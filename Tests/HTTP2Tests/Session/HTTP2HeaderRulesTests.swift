@@ -17,6 +17,23 @@ struct HTTP2HeaderRulesTests {
         #expect(HTTP2HeaderRules.problem(with: HTTP2Header("x-value", value)) == nil)
     }
 
+    @Test("a control character anywhere in a long value is found, whatever its place in a word of eight bytes")
+    func controlCharactersEverywhere() {
+        let clean = "bearer " + String(repeating: "eyJhbGciOiJFUzI1NiJ9", count: 10)
+        #expect(HTTP2HeaderRules.problem(with: HTTP2Header("authorization", clean)) == nil)
+        let bytes = Array(clean.utf8)
+        for position in 1..<(bytes.count - 1) {
+            for control: UInt8 in [0x00, 0x0A, 0x0D, 0x1F, 0x7F] {
+                var changed = bytes
+                changed[position] = control
+                #expect(HTTP2HeaderRules.problem(with: HTTP2Header("authorization", String(decoding: changed, as: UTF8.self))) != nil, "0x\(control) at \(position)")
+            }
+            var tabbed = bytes
+            tabbed[position] = 0x09
+            #expect(HTTP2HeaderRules.problem(with: HTTP2Header("authorization", String(decoding: tabbed, as: UTF8.self))) == nil, "an inner tab at \(position)")
+        }
+    }
+
     @Test("names are lowercase tokens; pseudo-headers start with one colon", arguments: ["Apns-Topic", "apns topic", "", ":", "a:b", "é"])
     func badNames(name: String) {
         #expect(HTTP2HeaderRules.problem(with: HTTP2Header(name, "v")) != nil)
