@@ -59,7 +59,7 @@ struct ClientComparison {
             print(pad(row.0, 68) + pad(String(format: "%.0f", row.1), 17) + pad(row.2, 28) + pad(row.3, 14) + row.4)
         }
         let medians = ratios.mapValues { $0.mapValues(\.median) }
-        try writeJSON(rows: rows, ratios: medians)
+        try writeJSON(rows: rows, ratios: medians, callbackRounds: ratios[.callbacks, default: [:]].mapValues { $0.sorted() })
         for callers in ClientBenchmark.Callers.allCases {
             let byConnections = ratios[callers, default: [:]]
             print(String(
@@ -72,12 +72,16 @@ struct ClientComparison {
     private static func list(_ ratios: [Double]) -> String { ratios.map { String(format: "%.2f", $0) }.joined(separator: ", ") }
 
     /// The table as JSON next to the worker's figures, for docs/benchmarks.md.
-    private func writeJSON(rows: [(String, Double, String, String, String)], ratios: [ClientBenchmark.Callers: [Int: Double]]) throws {
+    /// `callbackRounds`: each round's ratio with callbacks, by connections: on this shared machine the
+    /// rounds of one run spread widely, and the median alone hides it.
+    private func writeJSON(rows: [(String, Double, String, String, String)], ratios: [ClientBenchmark.Callers: [Int: Double]], callbackRounds: [Int: [Double]]) throws {
         let document: JSONValue = [
             "notifications": JSONValue(count) ?? .null, "streams": JSONValue(streams) ?? .null, "rounds": JSONValue(rounds) ?? .null,
             "ratioOneConnection": .number(ratios[.cooperativePool]?[1] ?? .nan), "ratioFourConnections": .number(ratios[.cooperativePool]?[4] ?? .nan),
             "ratioOneConnectionOnLoop": .number(ratios[.eventLoop]?[1] ?? .nan), "ratioFourConnectionsOnLoop": .number(ratios[.eventLoop]?[4] ?? .nan),
             "ratioOneConnectionCallbacks": .number(ratios[.callbacks]?[1] ?? .nan), "ratioFourConnectionsCallbacks": .number(ratios[.callbacks]?[4] ?? .nan),
+            "roundsOneConnectionCallbacks": .array(callbackRounds[1, default: []].map { .number($0) }),
+            "roundsFourConnectionsCallbacks": .array(callbackRounds[4, default: []].map { .number($0) }),
             "rows": .array(rows.map { ["run": .string($0.0), "rate": .number($0.1), "latency": .string($0.2), "cpuMicroseconds": .string($0.3), "peakRSSMiB": .string($0.4)] }),
         ]
         let directory = URL(fileURLWithPath: output)
