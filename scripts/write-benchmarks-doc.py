@@ -136,9 +136,13 @@ def shares_section(path):
         "at once: with every answer taking exactly 1 s, the 500 jobs A runs end together once a second, and",
         "the worker publishes 500 results, acks 500 deliveries and starts 500 requests in one burst that B's",
         "jobs of that moment wait behind (about 1% of them: the p99). With A's answers spread over 0.5–1.5 s",
-        "(the same 1 s on average; APNs' answers do vary) the bursts are gone and the ratio falls to about",
-        "the target, 1.5, where single runs land on either side of it.",
-        "The urgent lane shows the same: the burst is CPU, which no lane reserves.",
+        "(the same 1 s on average; APNs' answers do vary) the bursts are smaller; in quiet runs the ratio",
+        "fell to 1.5–2.4, in a busy one (the machine is shared) it did not.",
+        "The urgent lane shows the same: the burst is CPU, which no lane reserves. Two changes that would",
+        "help if B's jobs waited behind A's in the worker's event loop or in the broker's channel did not",
+        "help: B's team lane on a worker process (and connection) of its own, and starting at most 32 or 8",
+        "jobs per pass of the intake with the rest a millisecond later (both measured 2026-11-27 against",
+        "one worker: docs/decisions.md, lanes).",
     ])
 
 
