@@ -4,17 +4,12 @@
 public enum HTTP2HeaderRules {
     /// Why `header` cannot be sent, or nil. Never quotes the value (it may be a secret or garbage).
     public static func problem(with header: HTTP2Header) -> String? {
+        var name = header.name
+        if let problem = name.withUTF8({ nameProblem(of: header, $0) }) { return problem }
         var value = header.value
-        // The common case, checked eight bytes at a time: every field of every request comes here, and
-        // a provider token alone is over 200 bytes.
-        if value.withUTF8({ hasOnlyFieldBytes($0) }) { return nameProblem(of: header) }
-        var name = header.name
-        return name.withUTF8 { nameProblem(of: header, $0) } ?? value.withUTF8 { valueProblem(of: header, $0) }
-    }
-
-    private static func nameProblem(of header: HTTP2Header) -> String? {
-        var name = header.name
-        return name.withUTF8 { nameProblem(of: header, $0) }
+        // Cleared eight bytes at a time in the common case: every field of every request comes here,
+        // and a provider token alone is over 200 bytes.
+        return value.withUTF8 { hasOnlyFieldBytes($0) ? nil : valueProblem(of: header, $0) }
     }
 
     private static func nameProblem(of header: HTTP2Header, _ bytes: UnsafeBufferPointer<UInt8>) -> String? {
