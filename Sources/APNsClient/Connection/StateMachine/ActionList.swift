@@ -27,7 +27,6 @@ struct ActionList<Element>: Sequence, ExpressibleByArrayLiteral {
 
     var first: Element? { head }
     var last: Element? { rest.last ?? head }
-    var isEmpty: Bool { head == nil }
     var count: Int { head == nil ? 0 : 1 + rest.count }
 
     static func + (lhs: Self, rhs: Self) -> Self {
