@@ -43,6 +43,24 @@ struct ClientFaultTests {
         await harness.server.stop()
     }
 
+    @Test("answers held after N requests wait for the test's release, then all arrive")
+    func heldAnswers() async throws {
+        let harness = try await MockHarness.start { $0.faults.holdAfterRequests = 2 }
+        let client = APNsClient(configuration: MockHarness.clientConfiguration())
+        defer { client.shutdown() }
+        let credential = try harness.tokenCredential()
+        let sending = Task { try await sendMany(5, client: client, credential: credential, endpoint: harness.endpoint) }
+        try await Condition.wait("the mock has every request") { harness.server.recorder.snapshot.requests == 5 }
+        #expect(harness.server.recorder.snapshot.accepted == 2, "only the requests up to the hold are answered")
+        var released = harness.server.faults
+        released.holdAfterRequests = nil
+        harness.server.setFaults(released)
+        let results = try await sending.value
+        #expect(results.allSatisfy { (try? $0.get().isAccepted) == true }, "\(results)")
+        #expect(harness.server.recorder.snapshot.accepted == 5)
+        await harness.server.stop()
+    }
+
     @Test("REFUSED_STREAM is re-sent transparently; nothing is lost or duplicated")
     func refusedStreams() async throws {
         let harness = try await MockHarness.start { $0.faults.refuseEvery = 4 }

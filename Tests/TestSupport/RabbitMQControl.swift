@@ -5,7 +5,12 @@ public enum RabbitMQControl {
     /// Forces the broker to close the connection whose `connection_name` is `name`, through
     /// `control` (rabbitmqctl's arguments in, its output back): the test broker's, or a cluster node's.
     public static func forceClose(connectionNamed name: String, control: ([String]) async throws -> String = RabbitMQControl.run) async throws {
-        _ = try await control(["close_connection", try await connectionPID(named: name, control: control), "forced by a test"])
+        try await forceClose(connection: try await connectionPID(named: name, control: control), control: control)
+    }
+
+    /// Closes the broker connection whose process id (from ``connectionPID(named:control:)``) is `pid`.
+    public static func forceClose(connection pid: String, control: ([String]) async throws -> String = RabbitMQControl.run) async throws {
+        _ = try await control(["close_connection", pid, "forced by a test"])
     }
 
     /// The process id (as rabbitmqctl prints it) of the connection whose `connection_name` is `name`.

@@ -17,7 +17,15 @@ public final class MockAPNsServer: Sendable {
     private let context: TLSContext
     private let group: any EventLoopGroup
     let logger: Logger
-    private let state = NIOLockedValueBox<(faults: MockFaults, forcedRemaining: Int, channel: (any Channel)?)>((MockFaults(), 0, nil))
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var faults = MockFaults()
+        var forcedRemaining = 0
+        var channel: (any Channel)?
+        /// Answers ``MockFaults/holdAfterRequests`` holds back, each sending itself on its connection's loop.
+        var held: [@Sendable () -> Void] = []
+    }
 
     public init(configuration: MockServerConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger = Logger(label: "apns.mock")) throws {
         self.configuration = configuration
@@ -69,9 +77,28 @@ public final class MockAPNsServer: Sendable {
     /// The faults in force now.
     public var faults: MockFaults { state.withLockedValue { $0.faults } }
 
-    /// Replaces the faults in force; `forcedReasonCount` starts counting anew.
+    /// Replaces the faults in force; `forcedReasonCount` starts counting anew. Faults that hold no
+    /// answers send every answer held so far.
     public func setFaults(_ faults: MockFaults) {
-        state.withLockedValue { $0 = (faults, faults.forcedReason == nil ? 0 : faults.forcedReasonCount, $0.channel) }
+        let released = state.withLockedValue { state -> [@Sendable () -> Void] in
+            state.faults = faults
+            state.forcedRemaining = faults.forcedReason == nil ? 0 : faults.forcedReasonCount
+            guard faults.holdAfterRequests == nil else { return [] }
+            defer { state.held = [] }
+            return state.held
+        }
+        for answer in released { answer() }
+    }
+
+    /// Keeps `answer` for later if the faults in force hold the answer to request number
+    /// `requestsSoFar`; true when it did. Decided under the lock ``setFaults(_:)`` takes, so an answer
+    /// is either held before a release or not held at all.
+    func hold(request requestsSoFar: Int, _ answer: @escaping @Sendable () -> Void) -> Bool {
+        state.withLockedValue { state in
+            guard let limit = state.faults.holdAfterRequests, requestsSoFar > limit else { return false }
+            state.held.append(answer)
+            return true
+        }
     }
 
     /// Takes one of the remaining forced rejections, if any.

@@ -81,6 +81,12 @@ final class MockConnection: SecureHTTP2HandlerDelegate, @unchecked Sendable {
             let reason: APNsReason = faults.errorStatus == 429 ? .tooManyRequests : faults.errorStatus == 500 ? .internalServerError : .serviceUnavailable
             verdict = .reject(status: faults.errorStatus, reason: reason)
         }
+        // Asked only when the faults just read hold answers: it takes the server's lock again.
+        if faults.holdAfterRequests != nil, server.hold(request: requestsSoFar, { [self, verdict] in
+            eventLoop.execute { self.answer(request, verdict: verdict, on: streamID, faults: faults) }
+        }) {
+            return
+        }
         let slow = faults.slowAfterRequests.map { requestsSoFar > $0 } ?? false
         let latency = faults.topicLatency.isEmpty ? nil : request.headers.value(of: "apns-topic").flatMap { faults.topicLatency[$0] }
         let delay = (latency ?? (slow ? faults.slowLatency : faults.latency)).sample()

@@ -22,6 +22,10 @@ public struct MockFaults: Codable, Hashable, Sendable {
     /// ``latency``: a slowdown at an exact point of a run, which a test polling the mock could miss.
     public var slowAfterRequests: Int?
     public var slowLatency: Latency = .none
+    /// From this many requests (across all connections) on, answers are held until faults without it
+    /// are set: a stall that lasts exactly until the test has done what it needed the requests in
+    /// flight for, however long that took on a loaded machine. The held answers then go out at once.
+    public var holdAfterRequests: Int?
     /// Per `apns-topic`: the delay before each answer to that topic instead of ``latency`` (one team's
     /// slow answers while another's are quick).
     public var topicLatency: [String: Latency] = [:]
@@ -60,7 +64,7 @@ public struct MockFaults: Codable, Hashable, Sendable {
 
     /// Every key, as docs/mock.md documents them.
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case goAwayAfterStreams, goAwayReason, resetEvery, refuseEvery, stallEvery, closeAfterStreams, latency, slowAfterRequests, slowLatency, topicLatency
+        case goAwayAfterStreams, goAwayReason, resetEvery, refuseEvery, stallEvery, closeAfterStreams, latency, slowAfterRequests, slowLatency, holdAfterRequests, topicLatency
         case errorRate, errorStatus, retryAfterSeconds, forcedReason, forcedReasonCount, slowReadMilliseconds
     }
 
@@ -78,6 +82,7 @@ public struct MockFaults: Codable, Hashable, Sendable {
         latency = try container.decodeIfPresent(Latency.self, forKey: .latency) ?? latency
         slowAfterRequests = try container.decodeIfPresent(Int.self, forKey: .slowAfterRequests)
         slowLatency = try container.decodeIfPresent(Latency.self, forKey: .slowLatency) ?? slowLatency
+        holdAfterRequests = try container.decodeIfPresent(Int.self, forKey: .holdAfterRequests)
         topicLatency = try container.decodeIfPresent([String: Latency].self, forKey: .topicLatency) ?? topicLatency
         errorRate = try container.decodeIfPresent(Double.self, forKey: .errorRate) ?? errorRate
         errorStatus = try container.decodeIfPresent(Int.self, forKey: .errorStatus) ?? errorStatus

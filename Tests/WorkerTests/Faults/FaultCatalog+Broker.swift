@@ -78,31 +78,40 @@ extension FaultCatalog {
     @Sendable static func closeConnection() -> FaultScenario {
         var scenario = FaultScenario(
             name: "close-connection",
-            summary: "3,000 jobs; after 400 requests APNs slows down (2 s per answer) so a full prefetch window is in flight, and `rabbitmqctl close_connection` "
-                + "closes the worker's connection. The jobs in flight cannot be acked any more and the broker redelivers them; the worker publishes nothing for the old deliveries, "
+            summary: "3,000 jobs; after 400 requests APNs holds its answers, so a full prefetch window is in flight, and `rabbitmqctl close_connection` "
+                + "closes the worker's connection; then APNs answers them all. The jobs in flight cannot be acked any more and the broker redelivers them; the worker publishes nothing for the old deliveries, "
                 + "and a redelivery waits for its first delivery to be answered and publishes that answer instead of pushing again. "
                 + "The worker reconnects and finishes without pushing any job twice.",
             jobs: FaultJob.alerts("close", count: 3000)
         )
         scenario.mock = { mock in
             mock.faults.latency = .fixed(milliseconds: 5)
-            // The mock slows down by itself at request 400: polling for it from here could come too
-            // late on a busy machine, after the worker had finished every job.
-            mock.faults.slowAfterRequests = 400
-            mock.faults.slowLatency = .fixed(milliseconds: 2000)  // under the 3 s request timeout
+            // Held from request 400 until the close is done, however long rabbitmqctl takes on a loaded
+            // machine (16 s was seen): a slowdown for a fixed time let the worker finish first.
+            mock.faults.holdAfterRequests = 400
         }
+        // Far above the hold: a request that timed out would have an unknown outcome and be retried,
+        // a second push this scenario does not test.
+        scenario.settings = { $0.apns.requestTimeout = .seconds(60) }
         // Every redelivery finds its first delivery at APNs or its outcome remembered; the slack covers
         // one that the broker redelivered in the microseconds before its first delivery's task began.
         scenario.maximumDuplicateResults = 2
         scenario.maximumDuplicateAPNsIDs = 2
         scenario.maximumRequests = { $0.scenario.jobs.count + 2 }
         scenario.action = { run in
+            // Looked up first, so only one rabbitmqctl run stands between the moment and the close.
+            var connection: String?
+            try await run.waitUntil("the worker's broker connection is listed") {
+                connection = try? await RabbitMQControl.connectionPID(named: run.settings.amqp.connectionName)
+                return connection != nil
+            }
+            guard let connection else { throw TestFailure("the worker's broker connection was never listed") }
             try await run.waitForAccepted(300)
-            try await RabbitMQControl.forceClose(connectionNamed: run.settings.amqp.connectionName)
+            try await RabbitMQControl.forceClose(connection: connection)
             let accepted = run.mock.recorder.snapshot.accepted
-            var fast = run.mock.faults
-            fast.slowAfterRequests = nil
-            run.mock.setFaults(fast)
+            var released = run.mock.faults
+            released.holdAfterRequests = nil
+            run.mock.setFaults(released)
             run.record("closedAt", Double(accepted))
             run.note("closed at \(accepted) accepted")
         }

@@ -16,7 +16,8 @@ import WorkerConfiguration
 struct FaultAudit: Sendable {
     let base: ResultAudit
     let wrongOutcomes: [String]
-    let duplicateAPNsIDs: Int
+    /// The jobs whose apns-id APNs accepted more than once (an id of no job sent shows as itself).
+    let duplicateAPNsIDs: [String]
     let deliveredNotAccepted: [String]
     let strangers: Int
     let overAttempts: [String]
@@ -33,10 +34,10 @@ struct FaultAudit: Sendable {
         }
         wrongOutcomes = wrong.sorted()
         let accepted = outcome.recorded.acceptedByAPNsID
-        duplicateAPNsIDs = outcome.recorded.duplicateAPNsIDs.count
         deliveredNotAccepted = outcome.results.filter { $0.status == .delivered && accepted[$0.apnsID?.lowercased() ?? ""] == nil }.compactMap(\.id)
-        let ours = Set(scenario.jobs.map { APNsID.derived(fromJobID: $0.id).value.lowercased() })
-        strangers = accepted.keys.filter { !ours.contains($0.lowercased()) }.count
+        let jobsByAPNsID = Dictionary(scenario.jobs.map { (APNsID.derived(fromJobID: $0.id).value.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first })
+        duplicateAPNsIDs = outcome.recorded.duplicateAPNsIDs.keys.map { jobsByAPNsID[$0.lowercased()] ?? $0 }.sorted()
+        strangers = accepted.keys.filter { jobsByAPNsID[$0.lowercased()] == nil }.count
         let maximum = outcome.settings.worker.maxAttempts
         overAttempts = outcome.results.filter { $0.attempts > maximum }.map { "\($0.id ?? "?"): \($0.attempts)" }
         attempts = finals.values.reduce(0) { $0 + $1.attempts }
@@ -57,8 +58,8 @@ struct FaultAudit: Sendable {
         if audit.base.duplicates > scenario.maximumDuplicateResults {
             problems.append("\(audit.base.duplicates) duplicate results, more than the \(scenario.maximumDuplicateResults) allowed")
         }
-        if audit.duplicateAPNsIDs > scenario.maximumDuplicateAPNsIDs {
-            problems.append("\(audit.duplicateAPNsIDs) apns-ids accepted more than once, more than the \(scenario.maximumDuplicateAPNsIDs) allowed")
+        if audit.duplicateAPNsIDs.count > scenario.maximumDuplicateAPNsIDs {
+            problems.append("\(audit.duplicateAPNsIDs.count) apns-ids accepted more than once, more than the \(scenario.maximumDuplicateAPNsIDs) allowed, e.g. jobs \(audit.duplicateAPNsIDs.prefix(5))")
         }
         if !audit.deliveredNotAccepted.isEmpty { problems.append("\(audit.deliveredNotAccepted.count) delivered results the mock never accepted, e.g. \(audit.deliveredNotAccepted.prefix(3))") }
         if audit.strangers > 0 { problems.append("the mock accepted \(audit.strangers) apns-ids of no job sent") }

@@ -36,7 +36,7 @@ struct FaultReport {
             "\(audit.base.conflicting.count)",
             "\(audit.base.duplicates)",
             "\(outcome.recorded.accepted)",
-            "\(audit.duplicateAPNsIDs)",
+            "\(audit.duplicateAPNsIDs.count)",
             String(format: "%.1f", outcome.seconds),
             notes.joined(separator: "; ").replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " "),
         ]
