@@ -46,6 +46,7 @@ final class JobsAtAPNs: Sendable {
 
     /// Returns at once when no delivery of `jobID` is at APNs; otherwise when the last one has ended.
     /// True when it waited.
+    @discardableResult
     func waitUntilSettled(_ jobID: String) async -> Bool {
         guard entries.withLockedValue({ $0[jobID] != nil }) else { return false }
         await withCheckedContinuation { continuation in

@@ -369,6 +369,28 @@ struct JobProcessorTests {
         #expect(sender.sends == 1)
         #expect(Self.results(broker).map(\.status) == [.delivered])
     }
+
+    @Test("a first delivery answered between its redelivery's start and its wait: the redelivery publishes that answer, no second push")
+    func firstAnsweredWhileRedeliveryStarts() async throws {
+        let broker = FakeBroker()
+        let sender = FakeSender()
+        sender.hold()
+        let processor = try Self.processor(broker: broker, sender: sender)
+        let first = Task { await processor.process(Self.delivery(Self.job("j-9"), tag: 1, generation: 1)) }
+        try await Condition.wait("the first delivery is at APNs", interval: .milliseconds(1)) { sender.waiting == 1 }
+        broker.reconnect()
+        let redelivery = Self.delivery(Self.job("j-9"), tag: 1, redelivered: true, generation: 2)
+        let settled = OneTimeSignal()
+        // The redelivery's first half runs while nothing is answered yet...
+        let step = try #require(processor.begin(redelivery) { settled.fire() }, "a redelivery is left to a task, to wait for its first delivery")
+        // ...then the first delivery is answered and settled, before the redelivery's task goes on.
+        sender.release()
+        await first.value
+        await processor.proceed(step, of: redelivery) { settled.fire() }
+        await settled.wait()
+        #expect(sender.sends == 1, "the redelivery publishes the remembered answer instead of pushing again")
+        #expect(Self.results(broker).map(\.status) == [.delivered])
+    }
 }
 
 /// A flag tests set from fakes' closures.
