@@ -14,8 +14,9 @@ struct AMQPTLSTests {
 
     /// Connects to `server` over TLS and returns the failure (the silent server never lets a login succeed).
     /// `timeout` bounds the whole attempt. A test that expects the login to time out keeps the short
-    /// default; one that expects the server to refuse passes `refusalTimeout`, because the refusal is
-    /// an alert from another process and a loaded machine can delay it past a second.
+    /// default; one that expects a refusal (the server's, or the client's own once the server's
+    /// certificate arrives) passes `refusalTimeout`, because it waits on another process, which a
+    /// loaded machine can delay past a second.
     static func connect(_ server: OpenSSLServer, host: String = "localhost", tls: AMQPTLSOptions, timeout: Duration = TestTiming.milliseconds(1000)) async -> AMQPError? {
         var options = TestBroker.options()
         options.endpoints = [AMQPEndpoint(host: host, port: server.port, usesTLS: true)]
@@ -40,14 +41,14 @@ struct AMQPTLSTests {
 
     @Test("peer verification is on by default: a certificate from an unknown CA is refused")
     func verifiesPeerByDefault() async throws {
-        let server = try OpenSSLServer()
-        #expect(await Self.connect(server, tls: AMQPTLSOptions())?.code == .library(status: Self.peerVerifyFailed))
-        #expect(await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/untrusted-ca.pem")))?.code == .library(status: Self.peerVerifyFailed))
+        let server = try await OpenSSLServer()
+        #expect(await Self.connect(server, tls: AMQPTLSOptions(), timeout: Self.refusalTimeout)?.code == .library(status: Self.peerVerifyFailed))
+        #expect(await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/untrusted-ca.pem")), timeout: Self.refusalTimeout)?.code == .library(status: Self.peerVerifyFailed))
     }
 
     @Test("the CA file makes the server trusted")
     func caFile() async throws {
-        let server = try OpenSSLServer()
+        let server = try await OpenSSLServer()
         let error = await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem")))
         #expect(Self.passedTLS(error), "\(String(describing: error))")
     }
@@ -55,8 +56,8 @@ struct AMQPTLSTests {
     @Test("hostname verification is on by default and can be turned off")
     func verifiesHostname() async throws {
         // This certificate names localhost but not 127.0.0.1, which the client connects to.
-        let server = try OpenSSLServer(certificate: "server-dns-only")
-        let strict = await Self.connect(server, host: "127.0.0.1", tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem")))
+        let server = try await OpenSSLServer(certificate: "server-dns-only")
+        let strict = await Self.connect(server, host: "127.0.0.1", tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem")), timeout: Self.refusalTimeout)
         #expect(strict?.code == .library(status: Self.hostnameVerifyFailed), "\(String(describing: strict))")
         let relaxed = await Self.connect(server, host: "127.0.0.1", tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem"), verifyHostname: false))
         #expect(Self.passedTLS(relaxed), "\(String(describing: relaxed))")
@@ -66,14 +67,14 @@ struct AMQPTLSTests {
 
     @Test("peer verification can be turned off: an unknown CA is then accepted")
     func unverifiedPeer() async throws {
-        let server = try OpenSSLServer()
+        let server = try await OpenSSLServer()
         let error = await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/untrusted-ca.pem"), verifyPeer: false))
         #expect(Self.passedTLS(error), "\(String(describing: error))")
     }
 
     @Test("a client certificate is presented when configured")
     func clientCertificate() async throws {
-        let server = try OpenSSLServer(requireClientCertificate: true)
+        let server = try await OpenSSLServer(requireClientCertificate: true)
         // A key readable by others is refused, as every key the worker reads: the fixture is 0644 in git.
         let key = try TemporaryFile.write(String(contentsOfFile: Fixtures.path("tls/client.key"), encoding: .utf8), mode: 0o600)
         let withCertificate = await Self.connect(server, tls: AMQPTLSOptions(
@@ -88,7 +89,7 @@ struct AMQPTLSTests {
 
     @Test("a client key other accounts can read is refused before connecting, saying how to fix it")
     func exposedClientKey() async throws {
-        let server = try OpenSSLServer(requireClientCertificate: true)
+        let server = try await OpenSSLServer(requireClientCertificate: true)
         let key = try TemporaryFile.write(String(contentsOfFile: Fixtures.path("tls/client.key"), encoding: .utf8), mode: 0o644)
         let error = await Self.connect(server, tls: AMQPTLSOptions(caFile: Fixtures.path("tls/ca.pem"), certificateFile: Fixtures.path("tls/client.pem"), keyFile: key))
         #expect(error?.code == .invalidArgument)
@@ -97,7 +98,7 @@ struct AMQPTLSTests {
 
     @Test("a missing CA file is reported with its path")
     func missingCAFile() async throws {
-        let server = try OpenSSLServer()
+        let server = try await OpenSSLServer()
         let error = await Self.connect(server, tls: AMQPTLSOptions(caFile: "/nonexistent/ca.pem"))
         #expect(error?.operation.contains("/nonexistent/ca.pem") == true)
     }
