@@ -6,11 +6,11 @@ import TLS
 /// Keys and certificates made during a test with the openssl command, as an operator makes new ones.
 enum CredentialMaterial {
     /// A new P-256 `.p8` key (mode 600) and its public key in PEM.
-    static func tokenKey() throws -> (keyFile: String, publicPEM: String) {
+    static func tokenKey() async throws -> (keyFile: String, publicPEM: String) {
         let keyFile = try TemporaryFile.write("", mode: 0o600)
-        try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyFile])
+        try await openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyFile])
         let publicFile = keyFile + ".pub.pem"
-        try openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
+        try await openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicFile])
         return (keyFile, try String(contentsOfFile: publicFile, encoding: .utf8))
     }
 
@@ -26,27 +26,23 @@ enum CredentialMaterial {
 
     /// A new client certificate for com.example.app from the test CA, as a PKCS#12 written over
     /// `p12File` (the test password), the way a renewed certificate replaces the old file.
-    static func replaceCertificate(at p12File: String) throws {
+    static func replaceCertificate(at p12File: String) async throws {
         let base = p12File + ".new"
-        try openssl(["req", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", base + ".key", "-out", base + ".csr",
-                     "-subj", "/CN=Apple Push Services: com.example.app/UID=com.example.app"])
+        try await openssl(["req", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", base + ".key", "-out", base + ".csr",
+                           "-subj", "/CN=Apple Push Services: com.example.app/UID=com.example.app"])
         let extensions = try TemporaryFile.write("extendedKeyUsage=clientAuth\n", mode: 0o600)
-        try openssl(["x509", "-req", "-in", base + ".csr", "-CA", Fixtures.path("tls/ca.pem"), "-CAkey", Fixtures.path("tls/ca.key"),
-                     "-set_serial", "\(Int.random(in: 1000...999_999))", "-days", "30", "-out", base + ".pem", "-extfile", extensions])
-        try openssl(["pkcs12", "-export", "-in", base + ".pem", "-inkey", base + ".key", "-certfile", Fixtures.path("tls/ca.pem"),
-                     "-out", base + ".p12", "-passout", "pass:test-only-password"])
+        try await openssl(["x509", "-req", "-in", base + ".csr", "-CA", Fixtures.path("tls/ca.pem"), "-CAkey", Fixtures.path("tls/ca.key"),
+                           "-set_serial", "\(Int.random(in: 1000...999_999))", "-days", "30", "-out", base + ".pem", "-extfile", extensions])
+        try await openssl(["pkcs12", "-export", "-in", base + ".pem", "-inkey", base + ".key", "-certfile", Fixtures.path("tls/ca.pem"),
+                           "-out", base + ".p12", "-passout", "pass:test-only-password"])
         try Data(contentsOf: URL(fileURLWithPath: base + ".p12")).write(to: URL(fileURLWithPath: p12File), options: .atomic)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: p12File)
     }
 
-    private static func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw HarnessError("openssl \(arguments.first ?? "") failed (\(process.terminationStatus))") }
+    /// Runs through ``ProcessRun/run(_:_:input:in:timeout:)``: a test must not hold a thread of the
+    /// two-thread cooperative pool while openssl works.
+    private static func openssl(_ arguments: [String]) async throws {
+        let run = try await ProcessRun.run("/usr/bin/openssl", arguments)
+        guard run.succeeded else { throw HarnessError("openssl \(arguments.first ?? "") failed: \(run.transcript)") }
     }
 }

@@ -13,7 +13,7 @@ import WorkerConfiguration
 struct CredentialReloadTests {
     @Test("under load: a .p8 rotated to a new key id, a .p12 replaced, a credential added and one removed, a broken reload refused — every job delivered")
     func rotationUnderLoad() async throws {
-        let rotated = try CredentialMaterial.tokenKey()
+        let rotated = try await CredentialMaterial.tokenKey()
         let harness = try await WorkerHarness.make(mockSetup: CredentialMaterial.mockTrusting(rotated.publicPEM)) { settings in
             settings.credentials.append(CredentialSettings(
                 name: "cert", kind: .pkcs12(file: (try? Fixtures.privateCopy(of: "tls/client.p12")) ?? "", passwordFile: try? TemporaryFile.write("test-only-password\n", mode: 0o600)),
@@ -49,7 +49,7 @@ struct CredentialReloadTests {
 
         // 2. The certificate renewed: a new .p12 written over the same file.
         guard case .pkcs12(let p12File, _) = settings.credentials[2].kind else { throw HarnessError("no p12") }
-        try CredentialMaterial.replaceCertificate(at: p12File)
+        try await CredentialMaterial.replaceCertificate(at: p12File)
         let renewal = service.reloadCredentials(try CredentialRegistry.load(settings))
         #expect(renewal.replaced == ["cert"])
         try await wave("renewed-cert")

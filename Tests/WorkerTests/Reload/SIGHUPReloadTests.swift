@@ -11,7 +11,7 @@ import WorkerConfiguration
 struct SIGHUPReloadTests {
     @Test("a broken configuration is refused with its key path and the metric at 0; a good one rotates the key; jobs flow throughout")
     func hangUp() async throws {
-        let rotated = try CredentialMaterial.tokenKey()
+        let rotated = try await CredentialMaterial.tokenKey()
         let metricsPort = FaultRun.freePort()
         let harness = try await WorkerHarness.make(mockSetup: CredentialMaterial.mockTrusting(rotated.publicPEM)) { settings in
             settings.log.level = .notice
@@ -61,7 +61,7 @@ struct SIGHUPReloadTests {
 
     @Test("with credential_watch_interval, a rewritten configuration reloads by itself; a key file broken in place is refused, and restored is taken again")
     func watchedFiles() async throws {
-        let rotated = try CredentialMaterial.tokenKey()
+        let rotated = try await CredentialMaterial.tokenKey()
         let harness = try await WorkerHarness.make(mockSetup: CredentialMaterial.mockTrusting(rotated.publicPEM)) { settings in
             settings.log.level = .notice
             settings.worker.credentialWatchInterval = .seconds(1)
