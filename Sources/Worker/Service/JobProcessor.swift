@@ -147,13 +147,9 @@ public final class JobProcessor: Sendable {
     /// task: a redelivery for its first delivery's outcome, a rate limit, a multicast job's senders,
     /// a channel request.
     func begin(_ delivery: AMQPDelivery, settled: @escaping @Sendable () -> Void) -> JobStep? {
-        guard delivery.generation == broker.generation else {
-            // Its connection closed while it waited for a slot: the broker has requeued it already,
-            // and processing it would push it twice and publish a duplicate result.
-            metrics.superseded.increment()
-            settled()
-            return nil
-        }
+        // Its connection closed while it waited for a slot: the broker has requeued it already, and
+        // processing it would push it twice and publish a duplicate result.
+        guard isCurrent(delivery, settled: settled) else { return nil }
         let step = start(delivery)
         switch step {
         case .publish(let publications), .republish(let publications):
@@ -170,6 +166,9 @@ public final class JobProcessor: Sendable {
 
     /// The rest of a job ``begin(_:settled:)`` could not finish, on the job's own task.
     func proceed(_ step: JobStep, of delivery: AMQPDelivery, settled: @escaping @Sendable () -> Void) async {
+        // Checked again: the connection can close while the step waits for its task, and the job's
+        // redelivery, finding nothing of it at APNs yet, would push as well.
+        guard isCurrent(delivery, settled: settled) else { return }
         var step = step
         if case .send(let pending) = step, Self.mayRepeat(delivery) {
             step = await afterEarlierDelivery(pending)
@@ -199,6 +198,15 @@ public final class JobProcessor: Sendable {
                 send(pending, settled: settled)
             }
         }
+    }
+
+    /// Whether `delivery` came on the broker connection open now. If not, the broker has requeued it
+    /// when its connection closed: it is dropped (counted as superseded) and settled.
+    private func isCurrent(_ delivery: AMQPDelivery, settled: @Sendable () -> Void) -> Bool {
+        guard delivery.generation != broker.generation else { return true }
+        metrics.superseded.increment()
+        settled()
+        return false
     }
 
     /// A redelivered job (or a retry copy) this process may still have at APNs from its first delivery

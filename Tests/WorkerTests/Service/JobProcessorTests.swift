@@ -112,6 +112,21 @@ struct JobProcessorTests {
         #expect(sender.sends == 0 && broker.published.isEmpty && broker.acked.isEmpty && broker.rejected.isEmpty)
     }
 
+    @Test("a job left to a task whose connection goes before the task runs is dropped there: no send")
+    func supersededBeforeItsTask() async throws {
+        let broker = FakeBroker()
+        let sender = FakeSender()
+        let processor = try Self.processor(broker: broker, sender: sender)
+        let multicast = Self.delivery(#"{"id":"m-1","topic":"com.example.app","payload":{"aps":{}},"device_tokens":["\#(Self.token)"]}"#)
+        let settled = OneTimeSignal()
+        let step = try #require(processor.begin(multicast) { settled.fire() }, "a multicast job is left to a task")
+        broker.reconnect()
+        await processor.proceed(step, of: multicast) { settled.fire() }
+        await settled.wait()
+        #expect(sender.sends == 0, "its redelivery does the job")
+        #expect(broker.published.isEmpty && broker.acked.isEmpty && broker.rejected.isEmpty)
+    }
+
     @Test("the connection goes while APNs answers: nothing published; the redelivery publishes that answer without a second push")
     func reconnectWhileAtAPNs() async throws {
         let broker = FakeBroker()
