@@ -365,16 +365,22 @@ struct JobProcessorTests {
         #expect(Self.results(broker).map(\.status) == [.delivered])
     }
 
-    @Test("a redelivery that overtakes its first delivery waits for it and publishes its answer: one push")
-    func redeliveryWaits() async throws {
+    /// Job `id`'s first delivery held at APNs (until `sender.release()`), then the broker's connection
+    /// replaced: the broker has requeued that delivery and will redeliver it at once.
+    static func firstDeliveryAtAPNsAcrossReconnect(_ id: String) async throws -> (FakeBroker, FakeSender, JobProcessor, Task<Void, Never>) {
         let broker = FakeBroker()
         let sender = FakeSender()
         sender.hold()
-        let processor = try Self.processor(broker: broker, sender: sender)
-        let first = Task { await processor.process(Self.delivery(Self.job("j-8"), tag: 1, generation: 1)) }
+        let processor = try processor(broker: broker, sender: sender)
+        let first = Task { await processor.process(delivery(job(id), tag: 1, generation: 1)) }
         try await Condition.wait("the first delivery is at APNs", interval: .milliseconds(1)) { sender.waiting == 1 }
-        // The broker requeued the first delivery (its connection is gone) and redelivers it at once.
         broker.reconnect()
+        return (broker, sender, processor, first)
+    }
+
+    @Test("a redelivery that overtakes its first delivery waits for it and publishes its answer: one push")
+    func redeliveryWaits() async throws {
+        let (broker, sender, processor, first) = try await Self.firstDeliveryAtAPNsAcrossReconnect("j-8")
         let second = Task { await processor.process(Self.delivery(Self.job("j-8"), tag: 1, redelivered: true, generation: 2)) }
         try await Condition.wait("the redelivery waits for the first", interval: .milliseconds(1)) { processor.atAPNs.waiting(for: "j-8") == 1 }
         #expect(sender.sends == 1, "the redelivery waits instead of pushing")
@@ -387,13 +393,7 @@ struct JobProcessorTests {
 
     @Test("a first delivery answered between its redelivery's start and its wait: the redelivery publishes that answer, no second push")
     func firstAnsweredWhileRedeliveryStarts() async throws {
-        let broker = FakeBroker()
-        let sender = FakeSender()
-        sender.hold()
-        let processor = try Self.processor(broker: broker, sender: sender)
-        let first = Task { await processor.process(Self.delivery(Self.job("j-9"), tag: 1, generation: 1)) }
-        try await Condition.wait("the first delivery is at APNs", interval: .milliseconds(1)) { sender.waiting == 1 }
-        broker.reconnect()
+        let (broker, sender, processor, first) = try await Self.firstDeliveryAtAPNsAcrossReconnect("j-9")
         let redelivery = Self.delivery(Self.job("j-9"), tag: 1, redelivered: true, generation: 2)
         let settled = OneTimeSignal()
         // The redelivery's first half runs while nothing is answered yet...
