@@ -165,7 +165,9 @@ epmd_stop() {
     if [ "$(cat "/proc/$pid/comm" 2> /dev/null)" != epmd ]; then continue; fi
     names=$(rabbitmq_exec epmd -port "$port" -names 2> /dev/null < /dev/null) || true
     case $names in *"name "*) kept+=("$pid $port"); continue ;; esac
-    kill "$pid" 2> /dev/null || true
+    # SIGKILL: an epmd started under the test runner (a fault scenario's broker restart) inherits its
+    # ignored SIGTERM, and SIGTERM left it running after every such run.
+    kill -KILL "$pid" 2> /dev/null || true
   done < "$state/epmd.pid"
   if [ ${#kept[@]} -gt 0 ]; then printf '%s\n' "${kept[@]}" > "$state/epmd.pid"; else rm -f "$state/epmd.pid"; fi
 }
