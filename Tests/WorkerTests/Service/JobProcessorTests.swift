@@ -61,6 +61,11 @@ struct JobProcessorTests {
         #"{"id":"\#(id)","device_token":"\#(token)","topic":"com.example.app","payload":{"aps":{"alert":"hi"}}}"#
     }
 
+    /// A multicast job to one device: one that ``JobProcessor/begin(_:settled:)`` leaves to a task.
+    static func multicastJob(_ id: String) -> String {
+        #"{"id":"\#(id)","topic":"com.example.app","payload":{"aps":{}},"device_tokens":["\#(token)"]}"#
+    }
+
     static func results(_ broker: FakeBroker) -> [JobResult] {
         broker.published.filter { $0.exchange == "apns.results" || $0.exchange == "" }.compactMap { try? JobResult.decode($0.message.body) }
     }
@@ -117,7 +122,7 @@ struct JobProcessorTests {
         let broker = FakeBroker()
         let sender = FakeSender()
         let processor = try Self.processor(broker: broker, sender: sender)
-        let multicast = Self.delivery(#"{"id":"m-1","topic":"com.example.app","payload":{"aps":{}},"device_tokens":["\#(Self.token)"]}"#)
+        let multicast = Self.delivery(Self.multicastJob("m-1"))
         let settled = OneTimeSignal()
         let step = try #require(processor.begin(multicast) { settled.fire() }, "a multicast job is left to a task")
         broker.reconnect()

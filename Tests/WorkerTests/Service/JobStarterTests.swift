@@ -33,8 +33,7 @@ struct JobStarterTests {
     func fastAndSlow() async throws {
         let broker = FakeBroker()
         let starter = try Self.starter(limit: 4, broker: broker)
-        let token = JobProcessorTests.token
-        let multicast = #"{"id":"m-1","topic":"com.example.app","payload":{"aps":{}},"device_tokens":["\#(token)"]}"#
+        let multicast = JobProcessorTests.multicastJob("m-1")
         starter.arrived([
             JobProcessorTests.delivery(JobProcessorTests.job("j-1"), tag: 1),
             JobProcessorTests.delivery(multicast, tag: 2),
