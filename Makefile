@@ -56,7 +56,7 @@ sanitize: deps
 
 ## The mock APNs server on 127.0.0.1:2197 with the test fixtures (Ctrl-C to stop).
 mock: deps
-	swift build -c release --product mock-apns
+	swift build -c release --static-swift-stdlib --product mock-apns
 	.build/release/mock-apns --verbose
 
 ## Regenerate the test-only keys and certificates (they are committed; tests use the committed copies).

@@ -14,8 +14,8 @@ out=.scratch/bench-rate-limit
 mkdir -p "$out"
 chmod 600 Tests/Fixtures/keys/*.p8 Tests/Fixtures/tls/client.p12 Tests/Fixtures/tls/client.key
 
-swift build -c release --product apns-worker > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-swift build -c release --product mock-apns >> "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+swift build -c release --static-swift-stdlib --product apns-worker > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+swift build -c release --static-swift-stdlib --product mock-apns >> "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 bin=.build/release
 
 pids=()

@@ -15,7 +15,7 @@ done
 scripts/rabbitmq.sh start
 trap 'scripts/rabbitmq.sh stop' EXIT
 eval "$(scripts/rabbitmq.sh env)"
-swift build -c release
+swift build -c release --static-swift-stdlib   # as the image builds it (docker/Dockerfile)
 out=docs/benchmarks
 mkdir -p "$out"
 echo "== provider tokens"

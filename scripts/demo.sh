@@ -18,8 +18,8 @@ export APNS_WORKER__LOG__LEVEL=notice
 chmod 600 Tests/Fixtures/keys/*.p8 Tests/Fixtures/tls/client.p12 Tests/Fixtures/tls/client.key
 
 echo "== building (release)"
-swift build -c release --product apns-worker > "$demo/build.log" 2>&1 || { tail -30 "$demo/build.log"; exit 1; }
-swift build -c release --product mock-apns >> "$demo/build.log" 2>&1 || { tail -30 "$demo/build.log"; exit 1; }
+swift build -c release --static-swift-stdlib --product apns-worker > "$demo/build.log" 2>&1 || { tail -30 "$demo/build.log"; exit 1; }
+swift build -c release --static-swift-stdlib --product mock-apns >> "$demo/build.log" 2>&1 || { tail -30 "$demo/build.log"; exit 1; }
 bin=.build/release
 
 pids=()
