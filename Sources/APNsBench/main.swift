@@ -17,7 +17,7 @@ let usage = """
            apns-bench client [--count N] [--streams N] [--rounds N]
            apns-bench client-only --port P [--count N] [--connections C] [--streams N] [--on-loop | --callbacks]
            apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
-           apns-bench throughput [--count N] [--prefetch P] [--connections C] [--with-ceiling]
+           apns-bench throughput [--count N] [--prefetch P] [--connections C] [--workers W] [--with-ceiling]
            apns-bench malformed [--count N]                               (a worker on refused jobs, logging at info)
            apns-bench amqp [--count N] [--rounds R] [--prefetch P]      (the AMQP client against bare rabbitmq-c; needs strace)
            apns-bench memory [--in-flight N] [--connections C]
@@ -94,7 +94,10 @@ case "throughput":
     print(String(format: "bare rabbitmq-c limit %.0f jobs/s; CPU µs per job: %@", bare.rate, WorkerBenchmark.describe(bare.cpuMicrosecondsPerJob)))
     let limit = try await bench.brokerLimit(count: count, prefetch: prefetch)
     let connections = Int(option("--connections", default: "2"))!
-    let worker = try await bench.throughput(count: count, prefetch: prefetch, connections: connections)
+    // Several workers share the jobs, each with this prefetch and these connections (with
+    // NIO_SINGLETON_GROUP_LOOP_COUNT=1, one event loop each: a shard per process).
+    let workers = Int(option("--workers", default: "1"))!
+    let worker = try await bench.throughput(count: count, prefetch: prefetch, connections: connections, workers: workers)
     print(String(format: "limit loop %.0f jobs/s, worker %.0f jobs/s (peak RSS %.0f MiB): worker ÷ bare limit = %.2f, worker ÷ limit loop = %.2f", limit.rate, worker.rate, worker.peakRSSMiB ?? 0, worker.rate / bare.rate, worker.rate / limit.rate))
     print("CPU µs per job, limit run: \(WorkerBenchmark.describe(limit.cpuMicrosecondsPerJob)); worker run: \(WorkerBenchmark.describe(worker.cpuMicrosecondsPerJob))")
     if arguments.contains("--with-ceiling") {
