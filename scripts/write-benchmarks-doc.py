@@ -404,7 +404,7 @@ lines += [
     "",
     "## Reproduce",
     "",
-    "`make bench` (about 20 minutes), or single parts: `swift build -c release --static-swift-stdlib` (as the image builds the worker), then",
+    "`make bench` (about 20 minutes), or single parts: `swift build -c release --static-swift-stdlib --product P` for `apns-bench`, `apns-worker` and `mock-apns` (as the image builds the worker), then",
     f"`.build/release/apns-bench worker --count 200000 --rounds {len(worker['rounds'])}`, `.build/release/apns-bench throughput --count 150000 --with-ceiling`",
     "(one limit, worker and ceiling run, with CPU per job), `.build/release/apns-bench client --count 200000 --rounds 3`,",
     "`.build/release/apns-bench latency --rate 5000 --with-broker`,",
