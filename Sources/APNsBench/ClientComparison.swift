@@ -14,7 +14,8 @@ struct ClientComparison {
     static let deviceToken = String(repeating: "5f", count: 32)
 
     let rounds: Int
-    var output = "docs/benchmarks"
+    /// Where client.json goes, for docs/benchmarks.md; nil writes none.
+    var output: String?
 
     func run() async throws {
         print("client vs h2load: \(count) notifications of \(Self.payload.count) bytes, server allows \(streams) streams per connection, \(rounds) rounds (medians)")
@@ -84,6 +85,7 @@ struct ClientComparison {
             "roundsFourConnectionsCallbacks": .array(callbackRounds[4, default: []].map { .number($0) }),
             "rows": .array(rows.map { ["run": .string($0.0), "rate": .number($0.1), "latency": .string($0.2), "cpuMicroseconds": .string($0.3), "peakRSSMiB": .string($0.4)] }),
         ]
+        guard let output else { return }
         let directory = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(document.encodedForReading()).write(to: directory.appendingPathComponent("client.json"))

@@ -14,7 +14,7 @@ func option(_ name: String, default value: String) -> String {
 let usage = """
     usage: apns-bench jwt [--batches N] [--per-batch N]
            apns-bench redact [--batches N] [--per-batch N]                (the log redaction, per logged line)
-           apns-bench client [--count N] [--streams N] [--rounds N]
+           apns-bench client [--count N] [--streams N] [--rounds N] [--output DIR]
            apns-bench client-only --port P [--count N] [--connections C] [--streams N] [--on-loop | --callbacks]
            apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
            apns-bench throughput [--count N] [--prefetch P] [--connections C] [--workers W] [--with-ceiling]
@@ -48,7 +48,9 @@ case "client":
     try await ClientComparison(
         count: Int(option("--count", default: "200000"))!,
         streams: Int(option("--streams", default: "1000"))!,
-        rounds: Int(option("--rounds", default: "3"))!
+        rounds: Int(option("--rounds", default: "3"))!,
+        // client.json only when asked (make bench asks): a run by hand leaves the committed figures alone.
+        output: arguments.contains("--output") ? option("--output", default: "docs/benchmarks") : nil
     ).run()
 case "worker":
     try await WorkerReport.run(
