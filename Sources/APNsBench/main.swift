@@ -106,6 +106,9 @@ case "throughput":
         let ceiling = try await bench.ceiling(count: count, prefetch: prefetch, connections: connections)
         print(String(format: "ceiling (limit loop + one HTTP/2 exchange per job) %.0f jobs/s: ceiling ÷ limit = %.2f, worker ÷ ceiling = %.2f", ceiling.rate, ceiling.rate / limit.rate, worker.rate / ceiling.rate))
         print("CPU µs per job, ceiling run: \(WorkerBenchmark.describe(ceiling.cpuMicrosecondsPerJob))")
+        let callbacks = try await bench.ceilingOnCallbacks(count: count, prefetch: prefetch, connections: connections)
+        print(String(format: "ceiling on callbacks (no task, as the worker's single jobs) %.0f jobs/s: worker ÷ it = %.2f", callbacks.rate, worker.rate / callbacks.rate))
+        print("CPU µs per job, ceiling-on-callbacks run: \(WorkerBenchmark.describe(callbacks.cpuMicrosecondsPerJob))")
     }
 case "profile":
     // Where the worker's CPU per job goes, by part of the job's path (needs linux-perf).

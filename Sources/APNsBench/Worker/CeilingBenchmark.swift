@@ -4,6 +4,8 @@ import APNsClient
 import APNsCore
 import Foundation
 import Logging
+import NIOCore
+import Synchronization
 import WorkerConfiguration
 
 /// The most any worker could do on this machine: the limit loop plus one HTTP/2 request per job to the
@@ -36,5 +38,57 @@ extension WorkerBenchmark {
             _ = try? await apns.send(requests[Int(delivery.deliveryTag % 1_000)], credential: credential, endpoint: endpoint)
             await Self.answerLikeTheLimit(delivery, on: amqp, topology: topology)
         }
+    }
+
+    /// The ceiling as the worker's single-device jobs now run: no task and no continuation. Each
+    /// delivery is sent from the consumer's callback on the AMQP loop, and the answer's callback, on its
+    /// connection's loop, publishes the result and acks (``ceiling(count:prefetch:connections:)`` gives
+    /// each delivery a task, which awaits the answer and then the confirm, as the worker once did).
+    func ceilingOnCallbacks(count: Int, prefetch: Int, connections: Int) async throws -> Throughput {
+        let environment = try BenchEnvironment(prefetch: prefetch, connections: connections)
+        let amqp = try await environment.client("ceiling")
+        try await JobLoader.load(count, into: amqp, topology: environment.settings.topology)
+        var logger = Logger(label: "ceiling")
+        logger.logLevel = .error
+        let apns = APNsClient(configuration: environment.settings.clientConfiguration, logger: logger)
+        defer { apns.shutdown() }
+        let credential = try ClientBenchmark.credential()
+        let endpoint = APNsEndpoint(host: "localhost", port: environment.mock.port)
+        let payload = JobLoader.payload(index: 1)
+        let requests = try (0..<1_000).map { _ in
+            try NotificationRequest(deviceToken: DeviceToken(hex: String(repeating: "ab", count: 32)), topic: "com.example.app", apnsID: APNsID.random(), payload: payload)
+        }
+        for _ in 0..<(connections * 4) { _ = try await apns.send(requests[0], credential: credential, endpoint: endpoint) }
+
+        var properties = AMQPProperties()
+        properties.contentType = "application/json"
+        properties.persistent = true
+        let result = AMQPOutgoingMessage(
+            exchange: environment.settings.topology.resultsExchange, routingKey: "result.delivered",
+            message: AMQPMessage(body: [UInt8](repeating: UInt8(ascii: "r"), count: 420), properties: properties)
+        )
+        let answered = Atomic(0)
+        let done = amqp.eventLoop.makePromise(of: Void.self)
+        let started = ContinuousClock.now
+        var cpu = CPUMeter()
+        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
+        cpu.start("ceiling loop", pids: [getpid()])
+        cpu.start("mock", pids: [environment.mock.process.processIdentifier])
+        try await amqp.consume(queues: [environment.settings.topology.jobsQueue], prefetch: UInt16(min(prefetch, 65_535)), onLoop: { batch in
+            for delivery in batch {
+                apns.send(requests[Int(delivery.deliveryTag % 1_000)], credential: credential, endpoint: endpoint) { _ in
+                    amqp.publish([result], thenAck: delivery) { _ in
+                        if answered.add(1, ordering: .relaxed).newValue == count { done.succeed() }
+                    }
+                }
+            }
+        })
+        try await done.futureResult.get()
+        let seconds = (ContinuousClock.now - started).seconds
+        let cpuPerJob = cpu.perJob(count)
+        await amqp.cancelConsuming()
+        await amqp.close()
+        await environment.tearDown()
+        return Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
     }
 }
