@@ -15,26 +15,11 @@ import WorkerConfiguration
 /// worker ÷ ceiling is the share of that the worker keeps.
 extension WorkerBenchmark {
     func ceiling(count: Int, prefetch: Int, connections: Int) async throws -> Throughput {
-        let environment = try BenchEnvironment(prefetch: prefetch, connections: connections)
-        let amqp = try await environment.client("ceiling")
-        try await JobLoader.load(count, into: amqp, topology: environment.settings.topology)
-        var logger = Logger(label: "ceiling")
-        logger.logLevel = .error
-        let apns = APNsClient(configuration: environment.settings.clientConfiguration, logger: logger)
-        defer { apns.shutdown() }
-        let credential = try ClientBenchmark.credential()
-        let endpoint = APNsEndpoint(host: "localhost", port: environment.mock.port)
-        // Realistic alerts to a fixed device, each with an apns-id as the worker's requests have, built
-        // before the clock starts so only the exchange is measured.
-        let payload = JobLoader.payload(index: 1)
-        let requests = try (0..<1_000).map { _ in
-            try NotificationRequest(deviceToken: DeviceToken(hex: String(repeating: "ab", count: 32)), topic: "com.example.app", apnsID: APNsID.random(), payload: payload)
-        }
-        // Opens the connections and ramps their stream limits, as the worker's first jobs do.
-        for _ in 0..<(connections * 4) { _ = try await apns.send(requests[0], credential: credential, endpoint: endpoint) }
-
-        let topology = environment.settings.topology
-        return try await Self.answer(count, on: amqp, in: environment, loop: "ceiling loop") { delivery in
+        let setup = try await CeilingSetup(count: count, prefetch: prefetch, connections: connections)
+        defer { setup.apns.shutdown() }
+        let (amqp, apns, credential, endpoint, requests) = (setup.amqp, setup.apns, setup.credential, setup.endpoint, setup.requests)
+        let topology = setup.environment.settings.topology
+        return try await Self.answer(count, on: amqp, in: setup.environment, loop: "ceiling loop") { delivery in
             _ = try? await apns.send(requests[Int(delivery.deliveryTag % 1_000)], credential: credential, endpoint: endpoint)
             await Self.answerLikeTheLimit(delivery, on: amqp, topology: topology)
         }
@@ -45,36 +30,21 @@ extension WorkerBenchmark {
     /// connection's loop, publishes the result and acks (``ceiling(count:prefetch:connections:)`` gives
     /// each delivery a task, which awaits the answer and then the confirm, as the worker once did).
     func ceilingOnCallbacks(count: Int, prefetch: Int, connections: Int) async throws -> Throughput {
-        let environment = try BenchEnvironment(prefetch: prefetch, connections: connections)
-        let amqp = try await environment.client("ceiling")
-        try await JobLoader.load(count, into: amqp, topology: environment.settings.topology)
-        var logger = Logger(label: "ceiling")
-        logger.logLevel = .error
-        let apns = APNsClient(configuration: environment.settings.clientConfiguration, logger: logger)
-        defer { apns.shutdown() }
-        let credential = try ClientBenchmark.credential()
-        let endpoint = APNsEndpoint(host: "localhost", port: environment.mock.port)
-        let payload = JobLoader.payload(index: 1)
-        let requests = try (0..<1_000).map { _ in
-            try NotificationRequest(deviceToken: DeviceToken(hex: String(repeating: "ab", count: 32)), topic: "com.example.app", apnsID: APNsID.random(), payload: payload)
-        }
-        for _ in 0..<(connections * 4) { _ = try await apns.send(requests[0], credential: credential, endpoint: endpoint) }
-
+        let setup = try await CeilingSetup(count: count, prefetch: prefetch, connections: connections)
+        defer { setup.apns.shutdown() }
+        let (amqp, apns, credential, endpoint, requests) = (setup.amqp, setup.apns, setup.credential, setup.endpoint, setup.requests)
         var properties = AMQPProperties()
         properties.contentType = "application/json"
         properties.persistent = true
         let result = AMQPOutgoingMessage(
-            exchange: environment.settings.topology.resultsExchange, routingKey: "result.delivered",
-            message: AMQPMessage(body: [UInt8](repeating: UInt8(ascii: "r"), count: 420), properties: properties)
+            exchange: setup.environment.settings.topology.resultsExchange, routingKey: "result.delivered",
+            message: AMQPMessage(body: Self.limitResult, properties: properties)
         )
         let answered = Atomic(0)
         let done = amqp.eventLoop.makePromise(of: Void.self)
         let started = ContinuousClock.now
-        var cpu = CPUMeter()
-        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
-        cpu.start("ceiling loop", pids: [getpid()])
-        cpu.start("mock", pids: [environment.mock.process.processIdentifier])
-        try await amqp.consume(queues: [environment.settings.topology.jobsQueue], prefetch: UInt16(min(prefetch, 65_535)), onLoop: { batch in
+        let cpu = CPUMeter.started(loop: "ceiling loop", environment: setup.environment)
+        try await amqp.consume(queues: [setup.environment.settings.topology.jobsQueue], prefetch: UInt16(min(prefetch, 65_535)), onLoop: { batch in
             for delivery in batch {
                 apns.send(requests[Int(delivery.deliveryTag % 1_000)], credential: credential, endpoint: endpoint) { _ in
                     amqp.publish([result], thenAck: delivery) { _ in
@@ -84,11 +54,34 @@ extension WorkerBenchmark {
             }
         })
         try await done.futureResult.get()
-        let seconds = (ContinuousClock.now - started).seconds
-        let cpuPerJob = cpu.perJob(count)
-        await amqp.cancelConsuming()
-        await amqp.close()
-        await environment.tearDown()
-        return Throughput(jobs: count, seconds: seconds, cpuMicrosecondsPerJob: cpuPerJob)
+        return await Self.finish(count, started: started, cpu: cpu, client: amqp, environment: setup.environment)
+    }
+}
+
+/// What both ceilings share, ready before the clock starts: the jobs loaded, the AMQP client, the APNs
+/// client with its connections open and their stream limits ramped (as the worker's first jobs do),
+/// and realistic alerts to a fixed device, each with an apns-id as the worker's requests have.
+private struct CeilingSetup {
+    let environment: BenchEnvironment
+    let amqp: AMQPClient
+    let apns: APNsClient
+    let credential: APNsCredential
+    let endpoint: APNsEndpoint
+    let requests: [NotificationRequest]
+
+    init(count: Int, prefetch: Int, connections: Int) async throws {
+        environment = try BenchEnvironment(prefetch: prefetch, connections: connections)
+        amqp = try await environment.client("ceiling")
+        try await JobLoader.load(count, into: amqp, topology: environment.settings.topology)
+        var logger = Logger(label: "ceiling")
+        logger.logLevel = .error
+        apns = APNsClient(configuration: environment.settings.clientConfiguration, logger: logger)
+        credential = try ClientBenchmark.credential()
+        endpoint = APNsEndpoint(host: "localhost", port: environment.mock.port)
+        let payload = JobLoader.payload(index: 1)
+        requests = try (0..<1_000).map { _ in
+            try NotificationRequest(deviceToken: DeviceToken(hex: String(repeating: "ab", count: 32)), topic: "com.example.app", apnsID: APNsID.random(), payload: payload)
+        }
+        for _ in 0..<(connections * 4) { _ = try await apns.send(requests[0], credential: credential, endpoint: endpoint) }
     }
 }

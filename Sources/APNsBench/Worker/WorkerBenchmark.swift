@@ -34,6 +34,16 @@ struct WorkerBenchmark {
                 result[entry.key] = used * 1e6 / Double(jobs)
             }
         }
+
+        /// A meter counting, from now, the broker, this process (as `loop`) and the mock (idle in the
+        /// limit run): a loop answering the jobs of `environment` in the benchmark's own process.
+        static func started(loop: String, environment: BenchEnvironment) -> CPUMeter {
+            var cpu = CPUMeter()
+            cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
+            cpu.start(loop, pids: [getpid()])
+            cpu.start("mock", pids: [environment.mock.process.processIdentifier])
+            return cpu
+        }
     }
 
     /// Pre-loads `count` jobs, starts `workers` worker processes, and times until all are acked (which
@@ -105,10 +115,7 @@ struct WorkerBenchmark {
         _ answer: @escaping @Sendable (AMQPDelivery) async -> Void
     ) async throws -> Throughput {
         let started = ContinuousClock.now
-        var cpu = CPUMeter()
-        cpu.start("broker", pids: ProcFS.brokerPID.map { [$0] } ?? [])
-        cpu.start(loop, pids: [getpid()])
-        cpu.start("mock", pids: [environment.mock.process.processIdentifier])  // idle in the limit run
+        let cpu = CPUMeter.started(loop: loop, environment: environment)
         // Deliveries in batches and one trip per answer, as the worker takes them.
         let batches = try await client.consumeBatches(queue: environment.settings.topology.jobsQueue, prefetch: UInt16(min(environment.settings.worker.prefetch, 65_535)))
         await withDiscardingTaskGroup { group in
@@ -119,6 +126,12 @@ struct WorkerBenchmark {
                 if seen >= count { break }
             }
         }
+        return await finish(count, started: started, cpu: cpu, client: client, environment: environment)
+    }
+
+    /// The time and CPU per job of a loop that answered `count` jobs since `started`; then stops
+    /// consuming and tears the environment down.
+    static func finish(_ count: Int, started: ContinuousClock.Instant, cpu: CPUMeter, client: AMQPClient, environment: BenchEnvironment) async -> Throughput {
         let seconds = (ContinuousClock.now - started).seconds
         let cpuPerJob = cpu.perJob(count)
         await client.cancelConsuming()
@@ -137,7 +150,7 @@ struct WorkerBenchmark {
         _ = await client.publish([AMQPOutgoingMessage(exchange: topology.resultsExchange, routingKey: "result.delivered", message: result)], thenAck: delivery)
     }
 
-    private static let limitResult = [UInt8](repeating: UInt8(ascii: "r"), count: 420)
+    static let limitResult = [UInt8](repeating: UInt8(ascii: "r"), count: 420)
 
     struct Latency: Codable {
         let offeredRate: Double
