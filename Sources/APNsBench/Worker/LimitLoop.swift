@@ -9,17 +9,22 @@ import NIOCore
 /// (no task, no continuation), as the bare C loop answers in its own read loop. Prints the seconds
 /// and the process's CPU seconds from the first delivery asked for to the last answer confirmed.
 enum LimitLoop {
-    static let result = [UInt8](repeating: UInt8(ascii: "r"), count: 420)
+    /// The answer to each job, as every benchmark loop publishes it: a same-sized result (420 bytes,
+    /// persistent JSON) to `exchange`, routed as a delivered one.
+    static func answer(exchange: String) -> AMQPOutgoingMessage {
+        var properties = AMQPProperties()
+        properties.contentType = "application/json"
+        properties.persistent = true
+        let body = [UInt8](repeating: UInt8(ascii: "r"), count: 420)
+        return AMQPOutgoingMessage(exchange: exchange, routingKey: "result.delivered", message: AMQPMessage(body: body, properties: properties))
+    }
 
     static func run(url: String, queue: String, exchange: String, count: Int, prefetch: Int) async throws {
         var logger = Logger(label: "limit-loop")
         logger.logLevel = .critical
         let client = AMQPClient(options: AMQPClientOptions(endpoints: [try AMQPEndpoint(url: url)]), logger: logger)
         try await client.connect()
-        var properties = AMQPProperties()
-        properties.contentType = "application/json"
-        properties.persistent = true
-        let answer = AMQPOutgoingMessage(exchange: exchange, routingKey: "result.delivered", message: AMQPMessage(body: result, properties: properties))
+        let answer = Self.answer(exchange: exchange)
         let done = client.eventLoop.makePromise(of: Void.self)
         let answered = NIOLoopBoundBox.makeBoxSendingValue(0, eventLoop: client.eventLoop)
         let started = ContinuousClock.now

@@ -143,14 +143,8 @@ struct WorkerBenchmark {
     /// What the limit loop does with each delivery: a same-sized result (420 bytes, persistent JSON)
     /// published with confirm, then the ack, in one trip to the client's event loop as the worker does.
     static func answerLikeTheLimit(_ delivery: AMQPDelivery, on client: AMQPClient, topology: TopologySection) async {
-        var properties = AMQPProperties()
-        properties.contentType = "application/json"
-        properties.persistent = true
-        let result = AMQPMessage(body: Self.limitResult, properties: properties)
-        _ = await client.publish([AMQPOutgoingMessage(exchange: topology.resultsExchange, routingKey: "result.delivered", message: result)], thenAck: delivery)
+        _ = await client.publish([LimitLoop.answer(exchange: topology.resultsExchange)], thenAck: delivery)
     }
-
-    static let limitResult = [UInt8](repeating: UInt8(ascii: "r"), count: 420)
 
     struct Latency: Codable {
         let offeredRate: Double
