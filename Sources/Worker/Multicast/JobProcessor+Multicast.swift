@@ -19,60 +19,33 @@ extension JobProcessor {
 
     /// Sends every token of `pending`'s job and returns what to publish.
     ///
-    /// The tokens are sent by senders: tasks that each hold one of the worker-wide ``permits`` and send
-    /// the job's next token, one after another, until none is left. This loop starts a sender each time
-    /// it gets a permit, up to ``multicastSenders``, so all multicast jobs together keep no more requests
-    /// in flight than there are permits, jobs waiting for permits take turns, and a job costs a task
-    /// per sender rather than per token (with a task and a permit hand-off per token, the worker spent
-    /// 26.9 µs of CPU per notification at 100 tokens a job; with senders, 20.3). Tokens not sent because
-    /// the credential got paused or the worker is draining go to the retry copy without counting an
-    /// attempt; after the job's deadline, they expire.
+    /// The tokens are sent by senders (``startSender(_:of:)``), each holding one of the worker-wide
+    /// ``permits`` and sending the job's next token, one after another, until none is left. This loop
+    /// starts a sender each time it gets a permit, up to ``multicastSenders``, so all multicast jobs
+    /// together keep no more requests in flight than there are permits, and jobs waiting for permits
+    /// take turns. Tokens not sent because the credential got paused or the worker is draining go to
+    /// the retry copy without counting an attempt; after the job's deadline, they expire.
     func sendMulticast(_ pending: PendingSend, _ multicast: Multicast) async -> [Publication] {
-        let run = MulticastRun(pending: pending, tokens: multicast.tokens, tally: startTally(multicast))
         let senders = min(multicast.tokens.count, multicastSenders)
-        await withDiscardingTaskGroup { group in
-            for _ in 0..<senders {
+        let run = MulticastRun(pending: pending, tokens: multicast.tokens, tally: startTally(multicast), senders: senders)
+        await withTaskCancellationHandler {
+            for sender in 0..<senders {
                 // Withdrawn (false) once the senders took every token: the job finishes without waiting its turn.
                 guard await permits.acquire(for: ObjectIdentifier(run), urgent: run.pending.context.isUrgent, while: { run.hasTokensLeft }) else { break }
-                group.addTask {
-                    if await self.sender(run) { self.permits.release(urgent: run.pending.context.isUrgent) }
-                }
+                startSender(sender, of: run)
             }
+            run.senderEnded()
+            await run.ended.wait()
+        } onCancel: {
+            run.cancel()
         }
         return conclude(pending, multicast: run.tally.withLockedValue { $0 })
     }
 
-    /// Sends `run`'s next token until none is left, or sets the rest aside once sending must stop.
-    /// A bulk sender gives its permit back between tokens while bulk senders hold more than pacing
-    /// allows (``SendPermits/keep(for:while:)``). True when it ends holding its permit.
-    private func sender(_ run: MulticastRun) async -> Bool {
-        let urgent = run.pending.context.isUrgent
-        while let (index, token) = run.take() {
-            if !run.stopped.load(ordering: .relaxed), let reason = stopReason(run, at: index) {
-                run.tally.withLockedValue { $0.setAside = $0.setAside ?? reason }
-                run.stopped.store(true, ordering: .relaxed)
-            }
-            if run.stopped.load(ordering: .relaxed) {
-                setAside(token, of: run)
-                continue
-            }
-            let answer = await send(token, of: run)
-            record(answer, of: run)
-            // Not kept only when no token is left: the job's other waits end here too, as below.
-            if !urgent, !(await permits.keep(for: ObjectIdentifier(run), while: { run.hasTokensLeft })) {
-                permits.withdraw(ObjectIdentifier(run))
-                return false
-            }
-        }
-        // No token left: the fan-out loop need not wait for another permit.
-        permits.withdraw(ObjectIdentifier(run))
-        return true
-    }
-
-    /// Why sending must stop before the token at `index`, if it must. Draining is an atomic read, so it
-    /// is looked at for every token; the gate (a lock) and the clock every 32 tokens.
-    private func stopReason(_ run: MulticastRun, at index: Int) -> MulticastTally.SetAside? {
-        if draining.load(ordering: .relaxed) || Task.isCancelled { return .draining }
+    /// Why sending must stop before the token at `index`, if it must. Draining and cancellation are
+    /// atomic reads, so they are looked at for every token; the gate (a lock) and the clock every 32 tokens.
+    func stopReason(_ run: MulticastRun, at index: Int) -> MulticastTally.SetAside? {
+        if draining.load(ordering: .relaxed) || run.cancelled.load(ordering: .relaxed) { return .draining }
         guard index % 32 == 0 else { return nil }
         let now = now()
         switch Admission.decide(deadline: run.pending.job.deadline, pausedUntil: gate.pausedUntil(run.pending.credentialName, at: now), now: now) {
@@ -83,7 +56,7 @@ extension JobProcessor {
     }
 
     /// A token not sent: it expires if the job's deadline passed, else waits for the retry copy.
-    private func setAside(_ token: DeviceToken, of run: MulticastRun) {
+    func setAside(_ token: DeviceToken, of run: MulticastRun) {
         run.tally.withLockedValue { tally in
             if case .deadline = tally.setAside {
                 tally.expire(token, apnsID: APNsID.derived(fromJobID: run.jobID, token: token), because: "deadline passed before sending")
@@ -109,12 +82,18 @@ extension JobProcessor {
         return tally
     }
 
-    /// One token's request, under the apns-id derived from the job and the token.
-    private func send(_ token: DeviceToken, of run: MulticastRun) async -> TokenAnswer {
+    /// Token `token`'s request: the job's, addressed to it under the apns-id derived from the job and the token.
+    func request(for token: DeviceToken, of run: MulticastRun) -> (apnsID: APNsID, request: NotificationRequest) {
         let apnsID = APNsID.derived(fromJobID: run.jobID, token: token)
-        let request = run.template.addressed(to: token, apnsID: apnsID)
+        return (apnsID, run.template.addressed(to: token, apnsID: apnsID))
+    }
+
+    /// Sends token `token`'s request once the credential's and the topic's rate limits let it go. A bulk
+    /// sender lends its permit while it waits (``waitForRate(_:topic:urgent:holdingPermit:)``).
+    func sendAfterRateWait(_ token: DeviceToken, of run: MulticastRun) async -> TokenAnswer {
+        let (apnsID, request) = request(for: token, of: run)
         let urgent = run.pending.context.isUrgent
-        if !rateLimits.isEmpty, !(await waitForRate(run.pending.credentialName, topic: request.topic, urgent: urgent, holdingPermit: !urgent)) {
+        guard await waitForRate(run.pending.credentialName, topic: request.topic, urgent: urgent, holdingPermit: !urgent) else {
             return TokenAnswer(token: token, apnsID: apnsID, outcome: .failure(Self.rateWaitCancelled))
         }
         let outcome = await Result(sending: { try await sender.send(request, credential: run.pending.credential, endpoint: run.pending.endpoint, urgent: urgent) })
@@ -123,7 +102,7 @@ extension JobProcessor {
 
     /// The verdict on one token's answer, exactly as a single job's (same attempts, same policy).
     @inline(never)
-    private func record(_ answer: TokenAnswer, of run: MulticastRun) {
+    func record(_ answer: TokenAnswer, of run: MulticastRun) {
         let (pending, tally) = (run.pending, run.tally)
         metrics.multicastRequests.increment()
         let job = pending.job

@@ -43,7 +43,7 @@ final class SendPermits: Sendable {
     private let state: NIOLockedValueBox<State>
     /// Whether bulk senders hold more permits than their limit now: read by every bulk sender before each
     /// token without the lock, so a lowered limit takes effect within one request per sender.
-    private let bulkOverLimit = Atomic(false)
+    private let bulkOverLimitNow = Atomic(false)
 
     init(capacity: Int) {
         precondition(capacity > 0, "validated by the configuration")
@@ -88,12 +88,17 @@ final class SendPermits: Sendable {
         }
     }
 
+    /// Whether bulk senders hold more permits than pacing allows now: a bulk sender then gives its
+    /// permit back through ``keep(for:while:)``. Read without the lock, so that a sender on an event
+    /// loop decides between tokens without waiting.
+    var bulkOverLimit: Bool { bulkOverLimitNow.load(ordering: .relaxed) }
+
     /// Called by a bulk sender holding a permit before each token: while bulk senders hold more than their
     /// limit, gives the permit back and waits for one at the back of the bulk line. True when the sender
     /// holds a permit afterwards; false when the wait was withdrawn (or `wanted` turned false), the
     /// permit given back.
     func keep(for key: ObjectIdentifier, while wanted: @escaping @Sendable () -> Bool) async -> Bool {
-        guard bulkOverLimit.load(ordering: .relaxed) else { return true }
+        guard bulkOverLimit else { return true }
         release(urgent: false)
         return await acquire(for: key, while: wanted)
     }
@@ -116,7 +121,7 @@ final class SendPermits: Sendable {
         let next = state.withLockedValue { state -> Waiter? in
             if urgent { state.urgentInUse -= 1 } else { state.bulkInUse -= 1 }
             assert(state.urgentInUse >= 0 && state.bulkInUse >= 0, "a permit given back twice, or as the wrong kind")
-            bulkOverLimit.store(state.bulkInUse > state.bulkLimit, ordering: .relaxed)
+            bulkOverLimitNow.store(state.bulkInUse > state.bulkLimit, ordering: .relaxed)
             return state.nextServed(capacity: capacity)
         }
         next?.continuation.resume(returning: true)
@@ -127,7 +132,7 @@ final class SendPermits: Sendable {
     func setBulkLimit(_ limit: Int) {
         let served = state.withLockedValue { state -> [Waiter] in
             state.bulkLimit = min(max(1, limit), capacity)
-            bulkOverLimit.store(state.bulkInUse > state.bulkLimit, ordering: .relaxed)
+            bulkOverLimitNow.store(state.bulkInUse > state.bulkLimit, ordering: .relaxed)
             var served: [Waiter] = []
             while let waiter = state.nextServed(capacity: capacity) { served.append(waiter) }
             return served

@@ -16,13 +16,18 @@ final class FakeSender: NotificationSender, Sendable {
     let answer: @Sendable (NotificationRequest) -> Result<APNsResponse, APNsSendError>
     /// Runs inside each send, before the answer (a reconnect of the broker, say).
     let duringSend: @Sendable () -> Void
+    /// Completions are called inside the send, before it returns, as a client does for a request it
+    /// refuses at once.
+    let answersAtOnce: Bool
 
     init(
+        answersAtOnce: Bool = false,
         duringSend: @escaping @Sendable () -> Void = {},
         answer: @escaping @Sendable (NotificationRequest) -> Result<APNsResponse, APNsSendError> = { request in
             .success(.accepted(APNsAcceptance(apnsID: request.apnsID?.value, uniqueID: nil)))
         }
     ) {
+        self.answersAtOnce = answersAtOnce
         self.duringSend = duringSend
         self.answer = answer
     }
@@ -51,11 +56,17 @@ final class FakeSender: NotificationSender, Sendable {
         for send in held { send.resume() }
     }
 
-    /// The same answers, heard on a task of their own as a real client's arrive on its event loop.
+    /// The same answers, heard on a task of their own as a real client's arrive on its event loop
+    /// (or at once: ``answersAtOnce``).
     func send(
         _ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool,
         completion: @escaping @Sendable (Result<APNsResponse, APNsSendError>) -> Void
     ) {
+        if answersAtOnce {
+            state.withLockedValue { $0.sends += 1 }
+            completion(answer(request))
+            return
+        }
         Task { completion(await Result(sending: { try await self.send(request, credential: credential, endpoint: endpoint, urgent: urgent) })) }
     }
 
