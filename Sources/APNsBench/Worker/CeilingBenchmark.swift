@@ -13,8 +13,8 @@ import WorkerConfiguration
 /// or built. The same processes share the cores as in the worker run (broker, mock, one client), so
 /// ceiling ÷ limit is what the mock and the HTTP/2 exchange alone leave of the broker's limit, and
 /// worker ÷ ceiling is the share of that the worker keeps. Of the two ceilings, the one on callbacks
-/// runs as the worker's single jobs do now; the one with a task per delivery, which `make bench`
-/// still reports, as they did before (docs/decisions.md, shards).
+/// runs as the worker's single jobs do now, and is the one `make bench` reports; the one with a task
+/// per delivery runs as they did before (docs/decisions.md, shards).
 extension WorkerBenchmark {
     func ceiling(count: Int, prefetch: Int, connections: Int) async throws -> Throughput {
         let setup = try await CeilingSetup(count: count, prefetch: prefetch, connections: connections)

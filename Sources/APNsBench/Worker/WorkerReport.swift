@@ -59,7 +59,9 @@ struct WorkerReport: Codable {
             // The four back to back, so all see the same moment of a noisy machine.
             let bare = try await bench.bareLimit(count: jobs, prefetch: 500)
             let limit = try await bench.brokerLimit(count: jobs, prefetch: 500)
-            let ceiling = try await bench.ceiling(count: jobs, prefetch: 500, connections: 2)
+            // The ceiling that runs as the worker's single jobs do, on callbacks with no task: the
+            // task-per-delivery ceiling (`throughput --with-ceiling`) is one the worker overtook.
+            let ceiling = try await bench.ceilingOnCallbacks(count: jobs, prefetch: 500, connections: 2)
             let worker = try await bench.throughput(count: jobs, prefetch: 500, connections: 2)
             let result = Round(bare: bare, limit: limit, ceiling: ceiling, worker: worker)
             report.rounds.append(result)
