@@ -46,12 +46,15 @@ struct MulticastTally {
     mutating func record(_ token: DeviceToken, apnsID: APNsID, outcome: Result<APNsResponse, APNsSendError>, verdict: Verdict) {
         let processed = outcome.processedByAPNs
         processedAny = processedAny || processed
+        // Counted before an entry is built: most tokens are delivered, and most jobs keep no entry for them.
+        if case .delivered = verdict {
+            counts.delivered += 1
+            guard keepsDelivered else { return }
+        }
         var entry = TokenOutcome(deviceToken: token.hexString, status: .failed)
         entry.apnsID = apnsID.value
         switch verdict {
         case .delivered:
-            counts.delivered += 1
-            guard keepsDelivered else { return }
             entry.status = .delivered
             entry.httpStatus = 200
         case .rejected(let rejection):
