@@ -382,9 +382,9 @@ for row in client["rows"]:
     lines.append(f"| {row['run']} | {row['rate']:,.0f} | {row['latency']} | {row['cpuMicroseconds']} | {row['peakRSSMiB']} |")
 lines += [
     "",
-    f"Client ÷ h2load with callbacks and no tasks (as the worker's single-device jobs are answered: each answer's callback, on the connection's loop, sends the next request): **{client.get('ratioOneConnectionCallbacks', float('nan')):.2f}** on one connection (target ≥ 0.95), **{client.get('ratioFourConnectionsCallbacks', float('nan')):.2f}** on four (target ≥ 0.90).",
+    f"Client ÷ h2load with callbacks and no tasks (as the worker's single-device jobs are answered and its multicast senders send: each answer's callback, on the connection's loop, sends the next request): **{client.get('ratioOneConnectionCallbacks', float('nan')):.2f}** on one connection (target ≥ 0.95), **{client.get('ratioFourConnectionsCallbacks', float('nan')):.2f}** on four (target ≥ 0.90).",
     f"Its rounds, lowest to highest: {', '.join(f'{r:.2f}' for r in client.get('roundsOneConnectionCallbacks', []))} on one connection; {', '.join(f'{r:.2f}' for r in client.get('roundsFourConnectionsCallbacks', []))} on four.",
-    f"Callers as tasks on the cooperative pool (as multicast senders run): **{client['ratioOneConnection']:.2f}** on one connection, **{client.get('ratioFourConnections', float('nan')):.2f}** on four.",
+    f"Callers as tasks on the cooperative pool (as multicast senders ran until 2026-11-27): **{client['ratioOneConnection']:.2f}** on one connection, **{client.get('ratioFourConnections', float('nan')):.2f}** on four.",
     f"Callers as tasks on the connections' one event loop (`EventLoopTaskExecutor`, as h2load's one thread): **{client.get('ratioOneConnectionOnLoop', float('nan')):.2f}** on one connection, **{client.get('ratioFourConnectionsOnLoop', float('nan')):.2f}** on four.",
     "The difference between tasks on the pool and the rest is what the hops between Swift's",
     "cooperative pool and the event loop cost: a request's way onto the loop and its answer's way back.",
