@@ -9,9 +9,9 @@ import Synchronization
 /// (the answer resumed a task on the cooperative pool, whose next send went back to the event loop),
 /// which is what the single-device jobs shed when they moved to callbacks: 15.5 µs of the worker's CPU
 /// per notification at 100 tokens a job, against 12.6 as callbacks (medians of three alternating runs
-/// of `apns-bench multicast --tokens 100`). Only the waits run on a task
-/// of the sender's own (``MulticastRun/wait(_:_:)``): a rate limit's, and a bulk sender's turn for a
-/// permit it gave back to pacing.
+/// of `apns-bench multicast --tokens 100`). Only the waits run on a task of the sender's own
+/// (``MulticastRun/wait(_:_:)``): a rate limit's, and a bulk sender's turn for a permit it gave back
+/// to pacing.
 extension JobProcessor {
     /// Starts sender number `sender` of `run`, holding a permit; it gives the permit back when it ends.
     func startSender(_ sender: Int, of run: MulticastRun) {
