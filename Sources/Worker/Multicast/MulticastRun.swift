@@ -26,7 +26,9 @@ final class MulticastRun: Sendable {
     /// The fan-out loop (the first 1) and the senders still sending.
     private let running = Atomic(1)
     /// Each sender's wait on a task (a rate limit, a permit given back), to be cancelled with the job.
-    private let waits: Mutex<[Task<Void, Never>?]>
+    /// A pthread lock, not a `Mutex`: ThreadSanitizer cannot see `Mutex`'s futex, and reported its
+    /// holders on two threads as a race.
+    private let waits: NIOLockedValueBox<[Task<Void, Never>?]>
 
     init(pending: PendingSend, tokens: [DeviceToken], tally: MulticastTally, senders: Int) {
         self.pending = pending
@@ -34,7 +36,7 @@ final class MulticastRun: Sendable {
         jobID = pending.job.id
         self.tokens = tokens
         self.tally = NIOLockedValueBox(tally)
-        waits = Mutex(Array(repeating: nil, count: senders))
+        waits = NIOLockedValueBox(Array(repeating: nil, count: senders))
     }
 
     /// A sender begins; it calls ``senderEnded()`` once, when it stops sending.
@@ -51,13 +53,13 @@ final class MulticastRun: Sendable {
     func wait(_ sender: Int, _ work: @escaping @Sendable () async -> Void) {
         let task = Task(operation: work)
         // The flag is read under the lock `cancel()` takes after setting it: one of the two cancels the task.
-        if waits.withLock({ waits in waits[sender] = task; return cancelled.load(ordering: .relaxed) }) { task.cancel() }
+        if waits.withLockedValue({ waits in waits[sender] = task; return cancelled.load(ordering: .relaxed) }) { task.cancel() }
     }
 
     /// The job's task was cancelled: tokens not yet sent are set aside, and waits end.
     func cancel() {
         cancelled.store(true, ordering: .relaxed)
-        for task in waits.withLock({ $0 }) { task?.cancel() }
+        for task in waits.withLockedValue({ $0 }) { task?.cancel() }
     }
 
     /// The next token and its position, each exactly once across the senders; nil when all are taken.
