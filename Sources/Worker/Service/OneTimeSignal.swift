@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Something that happens once, and a task that waits for it: fired from any thread, before or after
 /// the wait begins. The wait ignores cancellation, like the work it waits for.
@@ -9,11 +9,13 @@ final class OneTimeSignal: Sendable {
         case fired
     }
 
-    private let state = Mutex(State.pending)
+    /// A pthread lock, not a `Mutex`: it is fired on event loops and waited for on tasks, and
+    /// ThreadSanitizer cannot see `Mutex`'s futex (it reported `MulticastRun`'s as a race).
+    private let state = NIOLockedValueBox(State.pending)
 
     /// It happened: the waiter, if any, goes on. Firing again changes nothing.
     func fire() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             defer { state = .fired }
             if case .waiting(let continuation) = state { return continuation }
             return nil
@@ -24,7 +26,7 @@ final class OneTimeSignal: Sendable {
     /// Returns once ``fire()`` was called (at once if it was already). One waiter at a time.
     func wait() async {
         await withCheckedContinuation { continuation in
-            let fired = state.withLock { state -> Bool in
+            let fired = state.withLockedValue { state -> Bool in
                 switch state {
                 case .fired:
                     return true
