@@ -62,6 +62,9 @@ public final class JobProcessor: Sendable {
     /// Senders one multicast job may run at once, each a request in flight: a quarter of the permits,
     /// so a few large jobs share them rather than the first taking all.
     let multicastSenders: Int
+    /// Urgent single-device jobs' latencies, from their start to their ack, by which pacing holds bulk
+    /// multicast back (``BulkPacer``).
+    let urgentLatencies = UrgentLatencies()
     /// The credentials' rate limits, scaled to this worker's share of the fleet.
     let rateLimits: RateLimits
     /// Set when the worker starts draining: multicast jobs stop sending and set their remaining
@@ -242,8 +245,11 @@ public final class JobProcessor: Sendable {
     /// of the publications or the ack, a redelivery must not push again.
     private func handOver(_ publications: [Publication], of pending: PendingSend, settled: @escaping @Sendable () -> Void) {
         answered.remember(pending.outcomeKey, publications)
-        finish(pending.context.delivery, with: publications) { [atAPNs, id = pending.job.id] _ in
+        // An urgent single-device job's time from its start to its ack is what paces bulk multicast.
+        let received = pending.context.isUrgent && pending.job.multicast == nil ? pending.context.received : nil
+        finish(pending.context.delivery, with: publications) { [atAPNs, urgentLatencies, now, id = pending.job.id] _ in
             atAPNs.end(id)
+            if let received { urgentLatencies.record(.seconds(now().timeIntervalSince(received))) }
             settled()
         }
     }
