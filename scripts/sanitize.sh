@@ -23,7 +23,7 @@ for kind in "${kinds[@]}"; do
     thread)
       # The multicast and lane suites: senders are chains of callbacks across the event loops and
       # their wait tasks (about a minute more).
-      filter='AMQPTests|APNsClientTests|MockAPNsTests|TLSTests|WorkerTests\.(WorkerFlowTests|WorkerObservabilityTests|JobSlotsTests|JobsAtAPNsTests|UnsettledOutcomesTests|RedactorTests|MulticastFlowTests|MulticastFaultTests|MulticastSendersTests|SendPermitsTests|LaneFlowTests)'
+      filter='AMQPTests|APNsClientTests|MockAPNsTests|TLSTests|WorkerTests\.(WorkerFlowTests|WorkerObservabilityTests|JobSlotsTests|JobsAtAPNsTests|UnsettledOutcomesTests|RedactorTests|MulticastFlowTests|MulticastFaultTests|MulticastSendersTests|SendPermitsTests|LaneFlowTests|UrgentLatenciesTests)'
       # ThreadSanitizer runs everything about ten times slower: tests stretch their short timeouts.
       export APNS_TEST_TIME_SCALE=10
       export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$root/Tests/Sanitizers/tsan.supp"
