@@ -83,7 +83,7 @@ struct BulkPacer: Sendable {
     /// within a quarter of the baseline and 250 µs, else the limit scaled down by how far over it is.
     /// The 90th percentile, not the 99th: a window holds about a hundred at 1,000 urgent jobs a second,
     /// and a 99th would be one job's luck. Half the baseline and 500 µs allowed 3 ms over a 1.7 ms
-    /// baseline on loopback, which held the limit at 30-60 and left urgent p99 at 17-34 ms.
+    /// baseline on loopback, which held the limit at 30-60 and left urgent p99 at 16-34 ms.
     private mutating func urgentCut(_ latencies: [Duration]) -> Int? {
         guard latencies.count >= Self.urgentSamples else { return nil }
         let p90 = latencies.sorted()[latencies.count * 9 / 10]
