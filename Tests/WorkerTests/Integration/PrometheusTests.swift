@@ -30,13 +30,15 @@ struct PrometheusTests {
     func scrape() async throws {
         let metricsPort = FaultRun.freePort()
         let harness = try await WorkerHarness.make(mockSetup: { _ in }) { $0.metrics.port = metricsPort }
-        let prometheus = try await PrometheusProcess(target: "127.0.0.1:\(metricsPort)", rules: Self.rules)
-        defer { prometheus.stop() }
         let bodies = (0..<40).map { JobFactory.alert(id: "prom-\($0)") }
         try await harness.publish(bodies)
         let worker = try harness.launchWorker()
         defer { if worker.isRunning { worker.terminate(); worker.waitUntilExit() } }
         _ = try await harness.results(count: bodies.count, idle: Duration.seconds(15))
+        // Prometheus starts once the worker has answered every job, so its metrics port is serving:
+        // a scrape before the worker listened would record `up` 0 and leave APNsWorkerDown pending.
+        let prometheus = try await PrometheusProcess(target: "127.0.0.1:\(metricsPort)", rules: Self.rules)
+        defer { prometheus.stop() }
 
         // What the worker counted reaches Prometheus through a real scrape.
         try await prometheus.waitUntil("apns_jobs_acked_total scraped") {
@@ -50,12 +52,16 @@ struct PrometheusTests {
         let rules = try prometheus.rules()
         #expect(rules.count == Self.ruleCount)
         #expect(rules.allSatisfy { $0.health == "ok" }, "\(rules.filter { $0.health != "ok" })")
-        // The one rule about speed is held to what Prometheus itself computed: on a loaded machine (the
-        // whole suite at once) a few of these 40 round trips can take over a second, and then that
-        // alert is right to be pending. Every other alert fails the test.
+        // Two rules are held to what Prometheus itself recorded: on a loaded machine (the whole suite at
+        // once) a few of these 40 round trips can take over a second, and a scrape can outlast its 1 s
+        // timeout. Then the slow-requests alert, or APNsWorkerDown, is right to be pending. Every other
+        // alert fails the test, and so do these two when Prometheus saw nothing to justify them.
         let p99 = try prometheus.value(of: "histogram_quantile(0.99, sum by (le) (rate(apns_request_duration_seconds_bucket[5m])))") ?? 0
-        let alerts = try prometheus.alerts().filter { !($0.name == "APNsWorkerSlowRequests" && p99 > 1) }
-        #expect(alerts.isEmpty, "a healthy worker raised alerts: \(alerts) (request p99 \(p99) s)")
+        let missedScrape = try prometheus.value(of: #"min_over_time(up{job="apns-worker"}[5m])"#) == 0
+        let alerts = try prometheus.alerts().filter {
+            !($0.name == "APNsWorkerSlowRequests" && p99 > 1) && !($0.name == "APNsWorkerDown" && missedScrape)
+        }
+        #expect(alerts.isEmpty, "a healthy worker raised alerts: \(alerts) (request p99 \(p99) s, a missed scrape: \(missedScrape))")
 
         // The worker stops: the next scrape fails and APNsWorkerDown goes pending (it fires after 5 min).
         worker.terminate()
