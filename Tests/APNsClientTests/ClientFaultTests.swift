@@ -127,8 +127,23 @@ struct ClientFaultTests {
         // ThreadSanitizer on a loaded machine (10.1 s there once, against a bound of 10).
         #expect(clock.now - started < .seconds(30), "bounded by the request timeout, not hung")
         harness.server.setFaults(MockFaults())
-        #expect(try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted)
-        #expect(client.statistics.snapshot.timeouts - timeoutsBefore == 1, "the stalled request, and only it, timed out")
+        // The client keeps serving: a push after the stall is accepted. In a loaded full-suite
+        // CI run one such push outlasted the 1 s timeout as well, so this tries a few, and every try
+        // that timed out must be counted below beside the stalled request.
+        var accepted = false
+        var timedOutAfterStall = 0
+        for _ in 0..<5 where !accepted {
+            do {
+                accepted = try await client.send(MockHarness.alert(), credential: credential, endpoint: harness.endpoint).isAccepted
+            } catch let error as APNsSendError where error.code == .timedOut {
+                timedOutAfterStall += 1
+            }
+        }
+        #expect(accepted, "no push accepted after the stall in 5 tries (\(timedOutAfterStall) timed out)")
+        #expect(
+            client.statistics.snapshot.timeouts - timeoutsBefore == 1 + timedOutAfterStall,
+            "the stalled request and the tries that timed out after it, and nothing else, counted as timeouts"
+        )
         await harness.server.stop()
     }
 
