@@ -111,14 +111,22 @@ struct WorkerHarness {
         try await drain(queue, idle: idle) { $0.count >= count }
     }
 
-    /// Consumes `queue` until `done` holds for everything read so far, or nothing came for `idle`.
-    func drain(_ queue: String, idle: Duration, until done: ([AMQPMessage]) -> Bool) async throws -> [AMQPMessage] {
+    /// Consumes `queue` until `done` holds for everything read so far, or nothing came for `idle` and
+    /// `progress` (a count that grows while the work goes on, such as the mock's accepted pushes) did
+    /// not move for `idle` either. Without `progress`, only arrivals count.
+    func drain(
+        _ queue: String, idle: Duration, progress: (() -> Int)? = nil, until done: ([AMQPMessage]) -> Bool
+    ) async throws -> [AMQPMessage] {
         let declarer = AMQPClient(options: try settings.amqp.clientOptions(), logger: Self.quietLogger("declarer"))
         try await declarer.connect()
         try await Topology(settings: settings.topology).declare(on: declarer)
         await declarer.close()
         let collector = try await QueueCollector.start(self, queue: queue, name: "\(prefix)drain")
-        while !done(collector.messages), collector.quietFor < idle {
+        var lastProgress = (value: progress?(), at: ContinuousClock.now)
+        while !done(collector.messages) {
+            if let value = progress?(), value != lastProgress.value { lastProgress = (value, .now) }
+            let stillFor = progress == nil ? collector.quietFor : min(collector.quietFor, .now - lastProgress.at)
+            if stillFor >= idle { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         await collector.stop()

@@ -14,9 +14,13 @@ struct MulticastFlowTests {
         Set(try tokens.map { APNsID.derived(fromJobID: id, token: try DeviceToken(hex: $0)).value })
     }
 
-    /// Multicast results until they answer `count` tokens together, or nothing came for 10 s.
+    /// Multicast results until they answer `count` tokens together, or for 10 s neither a result came
+    /// nor the mock answered a request. A job publishes its one result at its end, so the results queue
+    /// alone stays quiet while it runs: under ThreadSanitizer with every suite at once, the last two of
+    /// three rate-limited jobs on two permits had not ended 10 s after the first one.
     static func results(_ harness: WorkerHarness, answering count: Int) async throws -> [JobResult] {
-        try await harness.drain(harness.settings.topology.resultsQueue!, idle: .seconds(10)) { messages in
+        let recorder = harness.mock.server.recorder
+        return try await harness.drain(harness.settings.topology.resultsQueue!, idle: .seconds(10), progress: { recorder.snapshot.requests }) { messages in
             messages.compactMap { try? JobResult.decode($0.body) }.reduce(0) { $0 + ($1.tokens?.answered ?? 0) } >= count
         }.map { try JobResult.decode($0.body) }
     }
