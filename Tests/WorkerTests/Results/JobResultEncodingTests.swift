@@ -53,6 +53,21 @@ struct JobResultEncodingTests {
         try Self.expectSameBytes(Self.full(status, text: "order-48213 shipped", number: 410, date: Date(timeIntervalSince1970: 1_800_000_000.25)))
     }
 
+    @Test("a result's bytes sit in an allocation of their own size, not in the room reserved to write them")
+    func compact() {
+        // A delivered single job's result, as long as the ones the worker remembers for redeliveries.
+        var result = JobResult(id: "8c1f0e6a-4d2b-4f7e-9a31-2b7c5d9e0f14", status: .delivered, attempts: 1, completedAt: Date(), worker: "apns-worker-7d9f")
+        result.apnsID = "3f2504e0-4f89-11d3-9a0c-0305e82c3301"
+        result.deviceToken = "a1b2c3d4…"
+        result.credential = "team-one"
+        result.topic = "com.example.app"
+        result.latencyMS = 3
+        let body = result.encoded()
+        #expect(body.count < 512, "shorter than what the writer reserves: \(body.count)")
+        // malloc rounds an allocation up to 16 bytes, and Swift counts the rounding as capacity.
+        #expect(body.capacity - body.count < 16, "capacity \(body.capacity) for \(body.count) bytes")
+    }
+
     @Test("strings that need escaping, and ones that must not be escaped", arguments: [
         "", "\"", "\\", "/", "a/b\\c\"d", "\u{7F}", "é", "日本語", "🚀 shipped", "\u{2028}\u{2029}", "\u{FEFF}",
         "line\nbreak\rreturn\ttab\u{8}back\u{C}feed", "\u{0}\u{1}\u{1F}\u{10}\u{0B}", "ends with \\",
