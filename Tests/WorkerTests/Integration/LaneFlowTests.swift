@@ -78,9 +78,12 @@ struct LaneFlowTests {
         // team-one (com.example.app) answers in 1 s, team-two (com.example.other) at once; 6 bulk
         // slots. Both teams' jobs are queued before the worker starts, team-one's 40 ahead of
         // team-two's 20, so nothing hangs on when this test's own task runs. Without shares, team-two's
-        // jobs would start after team-one's whole backlog (about 40 of its results first); with equal
-        // shares, team-two gets every slot team-one frees, or has, until they hold as many, and its
-        // jobs are done within team-one's first round or two even on a loaded machine.
+        // jobs would start only once all 40 of team-one's had, after 34 of its results (40 less the
+        // last round of 6); with equal shares, team-two gets every slot team-one frees, or has, until
+        // they hold as many (3 each), and its jobs are done within team-one's first round or two.
+        // team-one's rounds take 1 s whatever the load and team-two's do not: in a full-suite run with
+        // a fuzzer beside it (the test took 55 s, not 14), team-two's 7 rounds of 3 outlasted 7 of
+        // team-one's (21 results). The bound sits between that and the 34 without shares.
         let harness = try await WorkerHarness.make(mockSetup: { $0.faults.topicLatency = ["com.example.app": .fixed(milliseconds: 1000)] }) {
             $0.worker.prefetch = 100
             $0.worker.maxConcurrentJobs = 8
@@ -100,7 +103,7 @@ struct LaneFlowTests {
         #expect(Set(order) == Set(slowIDs + quickIDs) && order.count == 60, "one result each")
         let lastQuick = try #require(order.lastIndex { $0.hasPrefix("two-") })
         let slowBefore = order[..<lastQuick].count { $0.hasPrefix("one-") }
-        #expect(slowBefore < 18, "team-two's last job was answered after \(slowBefore) of team-one's")
+        #expect(slowBefore < 28, "team-two's last job was answered after \(slowBefore) of team-one's")
     }
 
     @Test("a team lane's jobs do not wait behind another team's backlog in the bulk queue")
