@@ -42,9 +42,9 @@ public struct JSONObjectWriter {
     /// The finished object in an allocation of its own size, for an object kept long after it is
     /// written: the room reserved to write it without growing is given back (one copy).
     public consuming func finishCompact() -> [UInt8] {
-        bytes.append(UInt8(ascii: "}"))
-        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
-            initialized = buffer.initialize(fromContentsOf: bytes)
+        let finished = finish()
+        return [UInt8](unsafeUninitializedCapacity: finished.count) { buffer, initialized in
+            initialized = buffer.initialize(fromContentsOf: finished)
         }
     }
 

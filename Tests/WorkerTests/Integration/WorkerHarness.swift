@@ -112,7 +112,7 @@ struct WorkerHarness {
     }
 
     /// Consumes `queue` until `done` holds for everything read so far, or nothing came for `idle` and
-    /// `progress` (a count that grows while the work goes on, such as the mock's accepted pushes) did
+    /// `progress` (a count that grows while the work goes on, such as the requests the mock answered) did
     /// not move for `idle` either. Without `progress`, only arrivals count.
     func drain(
         _ queue: String, idle: Duration, progress: (() -> Int)? = nil, until done: ([AMQPMessage]) -> Bool
