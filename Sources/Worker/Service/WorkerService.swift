@@ -27,11 +27,18 @@ public final class WorkerService: Service {
     let draining = Atomic(false)
     /// The worker's instruments, made once and shared with the gate and the processor.
     let metrics = WorkerMetrics()
+    /// Called once, when the consumer first started: start-up is over.
+    let whenConsuming: @Sendable () -> Void
 
-    public init(settings: WorkerSettings, credentials: CredentialRegistry, amqp: AMQPClient, logger: Logger) {
+    /// - Parameter whenConsuming: called once, when the consumer first started (the process's owner
+    ///   gives back what only start-up needed: ``StartupCode``).
+    public init(
+        settings: WorkerSettings, credentials: CredentialRegistry, amqp: AMQPClient, logger: Logger, whenConsuming: @escaping @Sendable () -> Void = {}
+    ) {
         self.settings = settings
         self.amqp = amqp
         self.logger = logger
+        self.whenConsuming = whenConsuming
         apns = APNsClient(configuration: settings.clientConfiguration, logger: logger)
         gate = CredentialGate(metrics: metrics)
         var onMissingExchange: @Sendable () async -> Void = {}
@@ -151,6 +158,7 @@ public final class WorkerService: Service {
             "queues": "\(queues.map { "\($0.name) (prefetch \($0.prefetch))" }.joined(separator: ", "))",
             "concurrency": "\(settings.jobConcurrency)", "reserved_for_urgent": "\(settings.urgentReservedJobs)", "worker": "\(settings.worker.name)",
         ])
+        whenConsuming()
         let fleetWatch = watchFleetSize()
         defer { fleetWatch?.cancel() }
         let pacing = settings.worker.multicastPacing ? Task { [processor, metrics] in
