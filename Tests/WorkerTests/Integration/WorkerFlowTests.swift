@@ -260,8 +260,11 @@ struct WorkerFlowTests {
         let outcome = try await client.publish(exchange: topology.settings.jobsExchange, routingKey: topology.settings.jobsRoutingKey, message: AMQPMessage(body: job, properties: properties), mandatory: true)
         #expect(outcome == .confirmed)
         let results = try await harness.results(count: 1)
-        try await Task.sleep(for: .milliseconds(300))
+        // The graceful stop settles the job. Had its result been returned without the fallback, the job
+        // would have been requeued: still in the queue now (the ready count), or delivered again and
+        // pushed again (the mock's count).
         try await worker.stop()
+        #expect(try await client.readyMessageCount(inQueue: harness.settings.topology.jobsQueue) == 0)
         await client.close()
         #expect(results.map(\.id) == ["orphan-1"])
         #expect(harness.mock.server.recorder.snapshot.accepted == 1)

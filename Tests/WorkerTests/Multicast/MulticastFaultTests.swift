@@ -137,8 +137,12 @@ struct MulticastFaultTests {
         try await waitUntil(harness) { harness.mock.server.recorder.snapshot.accepted >= 3000 }
         kill(first.processIdentifier, SIGKILL)
         await first.exited()
-        // Requests the mock had when the process died are still answered (5 ms later): count them too.
-        try await Task.sleep(for: .milliseconds(300))
+        // Requests the mock had when the process died are still answered (5 ms later): count them too,
+        // once every request it received has its answer.
+        try await waitUntil(harness) {
+            let mock = harness.mock.server.recorder.snapshot
+            return mock.accepted + mock.rejectedByReason.values.reduce(0, +) == mock.requests
+        }
         let pushedBeforeKill = harness.mock.server.recorder.snapshot.accepted
         let second = try harness.launchWorker()
         defer { if second.isRunning { second.terminate(); second.waitUntilExit() } }
