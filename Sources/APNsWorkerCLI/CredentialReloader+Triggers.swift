@@ -1,4 +1,5 @@
 import Logging
+import Worker
 import WorkerConfiguration
 
 /// Why a reload runs.
@@ -31,7 +32,11 @@ extension CredentialReloader {
             }
             seen = now
             settling = nil
-            guard let read = reload() else { continue }
+            let read = reload()
+            // The reload ran the YAML reader and the credentials' loading again, 6 MiB of code a
+            // worker that keeps it mapped would hold until the next reload.
+            StartupCode.release(after: "reload", logger: logger)
+            guard let read else { continue }
             let next = WatchedFiles(configuration: path, settings: read)
             // New files to watch: their bytes as they are now are the baseline.
             if next != watched {

@@ -29,8 +29,7 @@ struct RunCommand: AsyncParsableCommand {
         let worker = WorkerService(settings: settings, credentials: credentials, amqp: amqp, logger: logger) {
             // Start-up's code (arguments, YAML, the handshake) would otherwise stay mapped for the
             // process's life, about a third of its RSS: StartupCode says why and how.
-            guard let released = StartupCode.release() else { return }
-            logger.info("start-up code released", metadata: ["mappings": "\(released.mappings)", "resident_kib": "\(released.residentBytes / 1024)"])
+            StartupCode.release(after: "start-up", logger: logger)
         }
         // Services stop in reverse order: the worker drains first, while probes still answer.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []

@@ -14,7 +14,8 @@ struct SIGHUPReloadTests {
         let rotated = try await CredentialMaterial.tokenKey()
         let metricsPort = FaultRun.freePort()
         let harness = try await WorkerHarness.make(mockSetup: CredentialMaterial.mockTrusting(rotated.publicPEM)) { settings in
-            settings.log.level = .notice
+            // Info: the code pages released after start-up and after each reload are logged there.
+            settings.log.level = .info
             settings.metrics.port = metricsPort
         }
         let configPath = harness.configPath.path
@@ -35,10 +36,14 @@ struct SIGHUPReloadTests {
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         try await harness.publish(jobs("first"))
         #expect(try await harness.results(count: 200).allSatisfy { $0.status == .delivered })
+        // Once consuming, the worker unmapped the code start-up ran; every job since ran regardless.
+        try await waitUntil(harness) { harness.processLog.contains("after=start-up") && harness.processLog.contains("code pages released") }
 
         try rewrite { $0.credentials[1].kind = .token(teamID: "TEAMID0002", keyID: "TESTKEY002", keyFile: "/nonexistent/AuthKey_TESTKEY002.p8", allowInsecureKeyPermissions: false, refreshAge: 3000) }
         kill(process.processIdentifier, SIGHUP)
         try await waitUntil(harness) { harness.processLog.contains("configuration reload refused") && harness.processLog.contains("credentials[1].key_file") }
+        // A refused reload ran the YAML reader and the key loading too: their code is released again.
+        try await waitUntil(harness) { harness.processLog.contains("after=reload") }
         #expect(try reloadMetric() == 0)
         try await harness.publish(jobs("refused"))
         #expect(try await harness.results(count: 200).allSatisfy { $0.status == .delivered }, "the credentials in force stayed")
