@@ -28,7 +28,7 @@ public enum StartupCode {
     public static func release() -> Release? {
         guard let smaps = readProcFile("/proc/self/smaps") else { return nil }
         var release = Release(mappings: 0, residentBytes: 0)
-        for mapping in CodeMapping.parse(smaps) where mapping.anonymousKiB == 0 {
+        for mapping in CodeMapping.parse(smaps) where mapping.isReleasable {
             guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
             guard madvise(start, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 else { continue }
             release.mappings += 1
@@ -55,6 +55,10 @@ struct CodeMapping: Equatable {
     var path: String
     var residentKiB = 0
     var anonymousKiB = 0
+
+    /// Whether advising it away only unmaps the file: with an anonymous page (a private copy), the
+    /// advice would drop that copy instead.
+    var isReleasable: Bool { anonymousKiB == 0 }
 
     /// The code mappings of an smaps text, in its order. `[vdso]` and other unnamed mappings are not
     /// files and are left out.

@@ -59,6 +59,6 @@ struct StartupCodeReleaseTests {
 
     static func releasableResidentKiB() throws -> Int {
         let smaps = try #require(StartupCode.readProcFile("/proc/self/smaps"))
-        return CodeMapping.parse(smaps).filter { $0.anonymousKiB == 0 }.reduce(0) { $0 + $1.residentKiB }
+        return CodeMapping.parse(smaps).filter(\.isReleasable).reduce(0) { $0 + $1.residentKiB }
     }
 }
