@@ -4,7 +4,10 @@ public import Foundation
 /// The credentials, loaded (keys read and checked, certificates opened), and the topic → credential map.
 public struct CredentialRegistry: Sendable {
     /// One loaded credential and where its connections go.
-    public struct Entry: Sendable {
+    ///
+    /// A class, immutable: every job looks its credential up, and a copy of a struct holding the
+    /// settings (a dozen strings and arrays) was a dozen reference-count operations and copies per job.
+    public final class Entry: Sendable {
         /// What the APNs client sends with: named like the settings, keys loaded.
         public let credential: APNsCredential
         /// `apns.endpoint` when set, else Apple's host for ``environment``.
@@ -21,6 +24,19 @@ public struct CredentialRegistry: Sendable {
         /// A digest of everything the credential was loaded from: its settings, the endpoint, and the
         /// bytes of its key, certificate and password files. Equal fingerprints: the same credential.
         public let fingerprint: [UInt8]
+
+        init(
+            credential: APNsCredential, endpoint: APNsEndpoint, environment: APNsEnvironment, connections: Int, settings: CredentialSettings,
+            certificateNotAfter: Date?, fingerprint: [UInt8]
+        ) {
+            self.credential = credential
+            self.endpoint = endpoint
+            self.environment = environment
+            self.connections = connections
+            self.settings = settings
+            self.certificateNotAfter = certificateNotAfter
+            self.fingerprint = fingerprint
+        }
 
         /// This entry with its credential as `revision`.
         func revised(_ revision: Int) -> Entry {
