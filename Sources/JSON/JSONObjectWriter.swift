@@ -21,10 +21,15 @@ public struct JSONObjectWriter {
     }
 
     /// An integer field, left out when `nil`.
-    public mutating func field(_ key: String, _ value: (some BinaryInteger)?) {
+    public mutating func field(_ key: String, _ value: Int64?) {
         guard let value else { return }
         self.key(key)
-        bytes.append(contentsOf: value.description.utf8)
+        appendDecimal(value)
+    }
+
+    /// An integer field, left out when `nil`.
+    public mutating func field(_ key: String, _ value: Int?) {
+        field(key, value.map { Int64($0) })
     }
 
     /// A field whose value is already JSON (a nested object or array, written by another writer).
@@ -46,6 +51,19 @@ public struct JSONObjectWriter {
         return [UInt8](unsafeUninitializedCapacity: finished.count) { buffer, initialized in
             initialized = buffer.initialize(fromContentsOf: finished)
         }
+    }
+
+    /// `value` in decimal, as `description` writes it, digit by digit: a generic `description` made
+    /// a string per number, a thousand instructions each, a third of encoding a job's result (callgrind).
+    private mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
     }
 
     private mutating func key(_ key: String) {
