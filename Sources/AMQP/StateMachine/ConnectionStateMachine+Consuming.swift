@@ -55,7 +55,8 @@ extension ConnectionStateMachine {
             consumer = nil
             actions.append(.answerConsume(error))
         } else if connectionUsable {
-            consumer?.retryAt = now + consumerBackoff.nextDelay(using: &random)
+            let delay = consumerBackoff.nextDelay(using: &random)
+            consumer?.retryAt = now + delay
         }
         if !connectionUsable { actions += connectionFailed(error, now: now) }
         return actions
@@ -65,8 +66,9 @@ extension ConnectionStateMachine {
     /// again with backoff; the other queues' go on.
     mutating func consumerCancelledByBroker(tag: String, now: ContinuousClock.Instant) -> [ConnectionAction] {
         guard let queue = consumer?.queue(ofTag: tag) else { return [] }
+        let delay = consumerBackoff.nextDelay(using: &random)
         consumer?.tags[queue] = nil
-        consumer?.retryAt = now + consumerBackoff.nextDelay(using: &random)
+        consumer?.retryAt = now + delay
         return []
     }
 
