@@ -79,7 +79,7 @@ struct JSONCursor {
     }
 
     /// The document's top-level value, which must be an object: each member's kind and span.
-    mutating func topLevelObject(into members: inout [String: JSONMember]) throws(JSONSyntaxError) {
+    mutating func topLevelObject(into members: inout [(name: String, member: JSONMember)]) throws(JSONSyntaxError) {
         skipWhitespace()
         let kind = try peekKind()
         guard kind == .object else {
@@ -101,7 +101,7 @@ struct JSONCursor {
                 _ = try cursor.value(depth: 1, building: false)
                 member = JSONMember(kind: kind, span: start..<cursor.index, hasEscapes: false)
             }
-            members[cursor.text(of: key)] = member
+            members.append((cursor.text(of: key), member))
         }
     }
 

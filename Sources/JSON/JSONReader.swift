@@ -36,8 +36,8 @@ public enum JSONReader {
     /// On an error, the members read completely before it are kept (a job whose payload is broken can
     /// still be answered by its id).
     public static func readObject(_ bytes: [UInt8]) -> JSONObjectReading {
-        var members: [String: JSONMember] = [:]
-        // A job has about ten members: growing from empty would rehash the dictionary four times.
+        var members: [(name: String, member: JSONMember)] = []
+        // A job has about ten members: growing from empty would copy the array four times.
         members.reserveCapacity(16)
         do throws(JSONSyntaxError) {
             try read(bytes) { cursor throws(JSONSyntaxError) in try cursor.topLevelObject(into: &members) }

@@ -38,6 +38,18 @@ struct JSONObjectMembersTests {
         #expect(members["o"].flatMap(members.string) == nil, "a string accessor never reads another kind")
     }
 
+    @Test("objects small enough to scan and large ones looked up by name find the same members", arguments: [1, 31, 32, 33, 200])
+    func sizes(count: Int) {
+        let json = "{" + (0..<count).map { #""key\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let members = read(json).members
+        #expect(members.count == count)
+        for probe in [0, count / 2, count - 1] {
+            #expect(members["key\(probe)"].flatMap(members.integer) == Int64(probe))
+        }
+        #expect(members["key\(count)"] == nil)
+        #expect(members["key"] == nil)
+    }
+
     @Test("a key is found by its decoded text, so escapes cannot hide a member")
     func escapedKeys() {
         #expect(span("payload", #"{"pay\u006coad":{"aps":{}}}"#) == #"{"aps":{}}"#)
