@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The worker's instructions per job, counted by callgrind rather than timed: CPU time on this shared
 # machine varies by a tenth between runs of one build, so a change worth 2% cannot be seen in it, while
-# an instruction count repeats within about 1%. Runs `apns-bench throughput` twice (SMALL and JOBS jobs,
-# defaults 2,000 and 10,000) with the worker under `valgrind --tool=callgrind`; the difference of the two
-# totals over the difference of the counts is the cost of one job without start-up's. Figures only,
+# an instruction count repeated within 2.5% over three runs of one build (docs/decisions.md). Runs
+# `apns-bench throughput` twice (SMALL and JOBS jobs, defaults 2,000 and 10,000) with the worker under
+# `valgrind --tool=callgrind`; the difference of the two totals over the difference of the counts is
+# the cost of one job without start-up's. Figures only,
 # never pass/fail. Under valgrind the worker takes a few hundred jobs a second, so its batches are small
 # and per-batch costs (system calls, wake-ups) weigh more than at full load: compare builds with it, do
 # not read it as full-load CPU.

@@ -13,7 +13,7 @@ struct AMQPBatchTests {
         // All at once, not one confirm after another: in the full suite, where every test shares the
         // two threads of the cooperative pool, this test took 68 s and 90 s in two CI runs on a loaded
         // machine (under a second alone); past 60 s with no consumer the queue expired under it
-        // (x-expires) and its last jobs came back unroutable.
+        // (x-expires) and its last three jobs were not confirmed.
         try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
             for index in 0..<300 {
                 group.addTask { try await client.publish(exchange: "", routingKey: jobs, message: .text("job-\(index)"), mandatory: true) }
