@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Testing
 
@@ -20,5 +21,27 @@ struct JSONObjectWriterTests {
         writer.field("http_status", 410 as Int?)
         writer.field("timestamp", nil as Int64?)
         #expect(String(decoding: writer.finish(), as: UTF8.self) == #"{"attempts":3,"http_status":410}"#)
+    }
+}
+
+@Suite("JSON strings escaped as Foundation escapes them")
+struct JSONStringEscapingTests {
+    /// Bytes that must be escaped, and neighbours of the word-at-a-time check's thresholds that must not.
+    static let characters: [Character] = ["\u{0}", "\u{1}", "\u{8}", "\t", "\n", "\u{1F}", "\"", "\\", " ", "!", "#", "[", "]", "\u{7F}", "é", "€"]
+
+    @Test("a character at every position of strings of 1 to 17 bytes", arguments: characters)
+    func everyPosition(character: Character) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        for length in 1...17 {
+            for position in 0..<length {
+                var text = String(repeating: "a", count: length)
+                let index = text.index(text.startIndex, offsetBy: position)
+                text.replaceSubrange(index...index, with: String(character))
+                var written: [UInt8] = []
+                JSONStringEscaping.append(text, to: &written)
+                #expect(written == Array(try encoder.encode(text)), "\(text.debugDescription)")
+            }
+        }
     }
 }
