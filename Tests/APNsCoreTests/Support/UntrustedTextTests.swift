@@ -27,4 +27,22 @@ struct UntrustedTextTests {
     func notControls(value: UInt32) {
         #expect(!UntrustedText.isControl(Unicode.Scalar(value)!))
     }
+
+    @Test("a string is found to hold a control character wherever it is, as the scalar-by-scalar check finds it", arguments: [
+        0x00, 0x09, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xE9, 0x2028, 0x2029, 0x1F600,
+    ] as [UInt32])
+    func everyPosition(value: UInt32) {
+        let scalar = Unicode.Scalar(value)!
+        for length in 1...17 {
+            for position in 0..<length {
+                var scalars = Array(repeating: Unicode.Scalar("a"), count: length)
+                scalars[position] = scalar
+                var text = ""
+                text.unicodeScalars.append(contentsOf: scalars)
+                #expect(UntrustedText.containsControl(text) == UntrustedText.isControl(scalar), "\(text.debugDescription)")
+                // The generic check, which the String one must agree with.
+                #expect(UntrustedText.containsControl(text[...]) == UntrustedText.isControl(scalar))
+            }
+        }
+    }
 }
