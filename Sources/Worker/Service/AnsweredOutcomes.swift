@@ -53,9 +53,14 @@ final class AnsweredOutcomes: Sendable {
         let accepted: Bool
     }
 
+    /// When an outcome was remembered: the time since ``origin``. `ContinuousClock.Instant` is not a
+    /// frozen type, so every copy and comparison of one in this table went through its metadata, on
+    /// every job; `Duration` is frozen and copies as two integers.
+    private typealias Stamp = Duration
+
     private struct Entry {
         let outcome: Outcome
-        let rememberedAt: ContinuousClock.Instant
+        let rememberedAt: Stamp
         let bytes: Int
     }
 
@@ -63,7 +68,7 @@ final class AnsweredOutcomes: Sendable {
         var entries: [Key: Entry] = [:]
         /// Keys in the order they were remembered, with when: a key remembered again has a newer stamp
         /// in `entries`, and its older place here is skipped.
-        var order = CircularBuffer<(key: Key, at: ContinuousClock.Instant)>()
+        var order = CircularBuffer<(key: Key, at: Stamp)>()
         var bytes = 0
     }
 
@@ -71,12 +76,15 @@ final class AnsweredOutcomes: Sendable {
     let budget: Int
     let maximumAge: Duration
     private let state = NIOLockedValueBox(State())
+    /// What stamps count from (``Stamp``); an earlier `now`, as tests pass, makes a negative one.
+    private let origin: ContinuousClock.Instant
 
     /// 8 MiB hold some 8,000 single-job results (about 1 KB each with a 36-character job id), sixteen
     /// windows of the default prefetch.
     init(budget: Int = 8 << 20, maximumAge: Duration = .seconds(600)) {
         self.budget = budget
         self.maximumAge = maximumAge
+        origin = .now
     }
 
     /// How many outcomes are remembered, and their bytes.
@@ -89,6 +97,7 @@ final class AnsweredOutcomes: Sendable {
         let accepted = publications.contains { publication in
             if case .result(let status, _, _) = publication.kind { status == JobStatus.delivered.rawValue || status == JobStatus.partial.rawValue } else { false }
         }
+        let now = origin.duration(to: now)
         let entry = Entry(outcome: Outcome(publications: publications, accepted: accepted), rememberedAt: now, bytes: bytes)
         state.withLockedValue { state in
             if let replaced = state.entries.updateValue(entry, forKey: key) {
@@ -114,7 +123,7 @@ final class AnsweredOutcomes: Sendable {
     /// A count of bodies and routes plus 256 bytes for the rest held 14 MiB of RSS under a budget of
     /// 8 (`apns-bench memory --in-flight 10000`, against a build that remembers nothing).
     static func footprint(of publications: [Publication], key: Key) -> Int {
-        var bytes = 2 * (MemoryLayout<Key>.stride + MemoryLayout<Entry>.stride + MemoryLayout<(key: Key, at: ContinuousClock.Instant)>.stride)
+        var bytes = 2 * (MemoryLayout<Key>.stride + MemoryLayout<Entry>.stride + MemoryLayout<(key: Key, at: Stamp)>.stride)
         bytes += allocation(32 + publications.count * MemoryLayout<Publication>.stride)
         bytes += heapBytes(of: key.jobID) + heapBytes(of: key.retryCopy)
         for publication in publications {
@@ -150,7 +159,8 @@ final class AnsweredOutcomes: Sendable {
 
     /// The outcome remembered for `key`, if it is young enough.
     func outcome(for key: Key, now: ContinuousClock.Instant = .now) -> Outcome? {
-        state.withLockedValue { state in
+        let now = origin.duration(to: now)
+        return state.withLockedValue { state in
             guard let entry = state.entries[key], now - entry.rememberedAt <= maximumAge else { return nil }
             return entry.outcome
         }
