@@ -2,6 +2,7 @@ public import AMQP
 public import APNsClient
 import CoreMetrics
 import Foundation
+import NIOPosix
 public import Logging
 public import ServiceLifecycle
 import Synchronization
@@ -39,7 +40,8 @@ public final class WorkerService: Service {
         self.amqp = amqp
         self.logger = logger
         self.whenConsuming = whenConsuming
-        apns = APNsClient(configuration: settings.clientConfiguration, logger: logger)
+        // The AMQP client's loop decodes and sends; answers are concluded on the other loops.
+        apns = APNsClient(configuration: settings.clientConfiguration, eventLoopGroup: EventLoopSubset(MultiThreadedEventLoopGroup.singleton, excluding: amqp.eventLoop), logger: logger)
         gate = CredentialGate(metrics: metrics)
         var onMissingExchange: @Sendable () async -> Void = {}
         if settings.worker.declareTopology {
