@@ -2,7 +2,6 @@ public import AMQP
 public import APNsClient
 import CoreMetrics
 import Foundation
-import NIOPosix
 public import Logging
 public import ServiceLifecycle
 import Synchronization
@@ -40,8 +39,7 @@ public final class WorkerService: Service {
         self.amqp = amqp
         self.logger = logger
         self.whenConsuming = whenConsuming
-        // The AMQP client's loop decodes and sends; answers are concluded on the other loops.
-        apns = APNsClient(configuration: settings.clientConfiguration, eventLoopGroup: EventLoopSubset(MultiThreadedEventLoopGroup.singleton, excluding: amqp.eventLoop), logger: logger)
+        apns = APNsClient(configuration: settings.clientConfiguration, logger: logger)
         gate = CredentialGate(metrics: metrics)
         var onMissingExchange: @Sendable () async -> Void = {}
         if settings.worker.declareTopology {
