@@ -332,18 +332,30 @@ lines += [
     "publisher's `published-at` stamp to the worker's result (jobs go out every 2 ms, a steady stream",
     "rather than bursts). \"Broker alone\" is the same load consumed by the limit loop, stamp to arrival:",
     "what the queue itself costs. The worker's figures are whole milliseconds (the stamp and a result's",
-    "`latency_ms` are), hence the steps in the plot.",
+    "`latency_ms` are), hence the steps in the plot. \"Machine busy\" is the share of both cores in use",
+    "while the jobs were published (`/proc/stat`): the broker, the worker, the mock and the publisher",
+    "share them, and the tail grows with it (docs/decisions.md, \"Where a job's work runs\").",
     "",
     "![latency CDF](benchmarks/latency-cdf.png)",
     "",
-    "| offered load | jobs | p50 ms | p99 ms | p99.9 ms | broker alone: p50 / p99 / p99.9 ms |",
-    "|---|---|---|---|---|---|",
+    "| offered load | jobs | p50 ms | p99 ms | p99.9 ms | machine busy | broker alone: p50 / p99 / p99.9 ms | machine busy, broker alone |",
+    "|---|---|---|---|---|---|---|---|",
 ]
 brokers = worker.get("brokerLatencies", [])
+
+
+def busy(run):
+    """The whole machine's busy share during a latency run (all cores), when the run recorded it."""
+    return f"{run['machineBusy'] * 100:.0f} %" if run and run.get("machineBusy") is not None else "-"
+
+
 for index, run in enumerate(worker["latencies"]):
     alone = brokers[index] if index < len(brokers) else None
     reference = f"{alone['p50']:.1f} / {alone['p99']:.1f} / {alone['p999']:.1f}" if alone else "-"
-    lines.append(f"| {run['offeredRate']:,.0f} jobs/s | {run['jobs']:,} | {run['p50']:.1f} | {run['p99']:.1f} | {run['p999']:.1f} | {reference} |")
+    lines.append(
+        f"| {run['offeredRate']:,.0f} jobs/s | {run['jobs']:,} | {run['p50']:.1f} | {run['p99']:.1f} | {run['p999']:.1f} | {busy(run)} "
+        f"| {reference} | {busy(alone)} |"
+    )
 lines += [
     "",
     f"At 50 % load: p99 {half['p99']:.1f} ms (target ≤ 25 ms).",

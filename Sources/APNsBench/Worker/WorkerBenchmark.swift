@@ -154,8 +154,17 @@ struct WorkerBenchmark {
         let p999: Double
         /// Sorted latencies in milliseconds, for the CDF plot (downsampled).
         let samples: [Double]
+        /// How busy the whole machine was while the jobs were published and handled (0-1, all cores):
+        /// the broker, the worker, the mock and the publisher share this machine's cores, and at a
+        /// half of the worker's rate the broker alone takes most of them (docs/decisions.md).
+        var machineBusy: Double?
 
         /// The percentiles and CDF samples of `latencies` (milliseconds, any order).
+        /// ", machine 88 % busy", or nothing when it could not be read.
+        var busyText: String {
+            machineBusy.map { String(format: ", machine %.0f %% busy", $0 * 100) } ?? ""
+        }
+
         init(offeredRate: Double, latencies: [Double]) {
             let sorted = latencies.sorted()
             func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
@@ -179,7 +188,9 @@ struct WorkerBenchmark {
             try await Task.sleep(for: .milliseconds(100))
         }
         let total = Int(rate * seconds)
+        let ticksBefore = ProcFS.machineTicks()
         try await JobLoader.publishSteadily(total, rate: rate, into: client, topology: environment.settings.topology)
+        let ticksAfter = ProcFS.machineTicks()
         var latencies: [Double] = []
         var timeline = ""
         let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
@@ -197,7 +208,9 @@ struct WorkerBenchmark {
         await client.close()
         worker.stop()
         await environment.tearDown()
-        return Latency(offeredRate: rate, latencies: latencies)
+        var latency = Latency(offeredRate: rate, latencies: latencies)
+        latency.machineBusy = ProcFS.busyShare(from: ticksBefore, to: ticksAfter)
+        return latency
     }
 }
 
@@ -225,13 +238,17 @@ extension WorkerBenchmark {
                 return latencies
             }
         }
+        let ticksBefore = ProcFS.machineTicks()
         try await JobLoader.publishSteadily(total, rate: rate, into: publisher, topology: topology)
+        let ticksAfter = ProcFS.machineTicks()
         let latencies = await collector.value
         await consumer.cancelConsuming()
         await consumer.close()
         await publisher.close()
         await environment.tearDown()
-        return Latency(offeredRate: rate, latencies: latencies)
+        var latency = Latency(offeredRate: rate, latencies: latencies)
+        latency.machineBusy = ProcFS.busyShare(from: ticksBefore, to: ticksAfter)
+        return latency
     }
 }
 
