@@ -159,12 +159,12 @@ struct WorkerBenchmark {
         /// half of the worker's rate the broker alone takes most of them (docs/decisions.md).
         var machineBusy: Double?
 
-        /// The percentiles and CDF samples of `latencies` (milliseconds, any order).
         /// ", machine 88 % busy", or nothing when it could not be read.
         var busyText: String {
             machineBusy.map { String(format: ", machine %.0f %% busy", $0 * 100) } ?? ""
         }
 
+        /// The percentiles and CDF samples of `latencies` (milliseconds, any order).
         init(offeredRate: Double, latencies: [Double]) {
             let sorted = latencies.sorted()
             func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }

@@ -17,8 +17,9 @@ public enum UntrustedText {
     /// comes here: printable ASCII, nearly all of them, is cleared eight bytes at a time, where
     /// decoding scalars one by one cost about 3,000 instructions a job (callgrind).
     public static func containsControl(_ text: String) -> Bool {
-        var utf8 = text
-        if utf8.withUTF8(isPrintableASCII) { return false }
+        // `withUTF8` needs a variable: a native string lends its storage, without a copy.
+        var text = text
+        if text.withUTF8(isPrintableASCII) { return false }
         return text.unicodeScalars.contains(where: isControl)
     }
 
