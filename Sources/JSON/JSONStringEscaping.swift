@@ -28,28 +28,13 @@ public enum JSONStringEscaping {
     /// True when `utf8` holds no control character, `"` or `\\`, checked eight bytes at a time: a
     /// byte-by-byte scan was the larger part of writing a result (callgrind, docs/decisions.md).
     static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return true }
-        let lows: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = UInt64(UInt8(ascii: "\"")) &* lows
-        let backslashes = UInt64(UInt8(ascii: "\\")) &* lows
-        var offset = 0
-        // A word has a byte below 0x20 when (x - 0x20…) & ~x & 0x80… is non-zero, and a byte equal to
-        // b when x ^ b… has a zero byte (exact as yes-or-no: "Bit Twiddling Hacks").
-        while offset + 8 <= utf8.count {
-            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-            let quote = word ^ quotes
-            let backslash = word ^ backslashes
-            let found = (word &- 0x20 &* lows) & ~word | (quote &- lows) & ~quote | (backslash &- lows) & ~backslash
-            if found & highs != 0 { return false }
-            offset += 8
+        ByteWords.all(utf8) { word in
+            let quote = ByteWords.equal(to: UInt8(ascii: "\""), in: word)
+            let backslash = ByteWords.equal(to: UInt8(ascii: "\\"), in: word)
+            return (ByteWords.below(0x20, in: word) | quote | backslash) == 0
+        } byte: { byte in
+            byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
         }
-        while offset < utf8.count {
-            let byte = utf8[offset]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            offset += 1
-        }
-        return true
     }
 
     private static func escape(_ byte: UInt8, into bytes: inout [UInt8]) {

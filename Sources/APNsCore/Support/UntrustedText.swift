@@ -1,3 +1,5 @@
+internal import JSON
+
 /// Text from outside the process (a job, a message property, a server's answer) made safe to quote in
 /// an error message or a log line: control characters written as escapes, so a value can never break a
 /// line or forge one, and long values cut short.
@@ -25,23 +27,12 @@ public enum UntrustedText {
 
     /// True when every byte is in 0x20–0x7E; false sends the text to the scalar-by-scalar check.
     private static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let lows: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var offset = 0
-        // A byte below 0x20: (x - 0x20…) & ~x & 0x80…; a 0x7F byte: a zero byte in x ^ 0x7F…; a byte
-        // from 0x80 up: its high bit (exact as yes-or-no: "Bit Twiddling Hacks").
-        while offset + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-            let deleted = word ^ (0x7F &* lows)
-            if ((word &- 0x20 &* lows) & ~word | (deleted &- lows) & ~deleted | word) & highs != 0 { return false }
-            offset += 8
+        // A byte from 0x80 up shows as its own high bit.
+        ByteWords.all(bytes) { word in
+            (ByteWords.below(0x20, in: word) | ByteWords.equal(to: 0x7F, in: word) | word & ByteWords.highs) == 0
+        } byte: { byte in
+            (0x20..<0x7F).contains(byte)
         }
-        while offset < bytes.count {
-            guard (0x20..<0x7F).contains(bytes[offset]) else { return false }
-            offset += 1
-        }
-        return true
     }
 
     /// `text` with a backslash written `\\`, `\n \r \t` as such and every other control character as
