@@ -15,7 +15,7 @@ public enum JSONStringEscaping {
             }
             // Runs of bytes that need no escape are copied whole.
             var mark = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for (index, byte) in utf8.enumerated() where mustEscape(byte) {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark..<index]))
                 escape(byte, into: &bytes)
                 mark = index + 1
@@ -32,9 +32,12 @@ public enum JSONStringEscaping {
             let quote = ByteWords.equal(to: UInt8(ascii: "\""), in: word)
             let backslash = ByteWords.equal(to: UInt8(ascii: "\\"), in: word)
             return (ByteWords.below(0x20, in: word) | quote | backslash) == 0
-        } byte: { byte in
-            byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-        }
+        } byte: { !mustEscape($0) }
+    }
+
+    /// A control character, `"` or `\\`: what JSON cannot carry raw.
+    private static func mustEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private static func escape(_ byte: UInt8, into bytes: inout [UInt8]) {
