@@ -14,9 +14,17 @@ enum ProcFS {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// The machine's CPU time so far, all cores together, in clock ticks: busy (everything but idle
-    /// and I/O wait) and in total (the first line of `/proc/stat`), or nil if it cannot be read.
-    static func machineTicks() -> (busy: Double, total: Double)? {
+    /// The share of the machine's CPU time (all cores together) that was busy while `body` ran, from
+    /// the first line of `/proc/stat`; nil if it cannot be read.
+    static func busyShare(during body: () async throws -> Void) async rethrows -> Double? {
+        let start = machineTicks()
+        try await body()
+        guard let start, let end = machineTicks(), end.total > start.total else { return nil }
+        return (end.busy - start.busy) / (end.total - start.total)
+    }
+
+    /// The machine's CPU time so far, in clock ticks: busy (everything but idle and I/O wait) and in total.
+    private static func machineTicks() -> (busy: Double, total: Double)? {
         guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8), let line = stat.split(separator: "\n").first else { return nil }
         // "cpu user nice system idle iowait irq softirq steal guest guest_nice": guest time is already
         // counted in user and nice.
@@ -24,12 +32,6 @@ enum ProcFS {
         guard ticks.count == 8 else { return nil }
         let total = ticks.reduce(0, +)
         return (total - ticks[3] - ticks[4], total)
-    }
-
-    /// The share of the machine's CPU time that was busy between two ``machineTicks()`` readings.
-    static func busyShare(from start: (busy: Double, total: Double)?, to end: (busy: Double, total: Double)?) -> Double? {
-        guard let start, let end, end.total > start.total else { return nil }
-        return (end.busy - start.busy) / (end.total - start.total)
     }
 
     /// Peak resident memory of `pid` so far (`VmHWM`), in MiB, or nil once it is gone.

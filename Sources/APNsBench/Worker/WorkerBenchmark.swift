@@ -157,7 +157,7 @@ struct WorkerBenchmark {
         /// How busy the whole machine was while the jobs were published and handled (0-1, all cores):
         /// the broker, the worker, the mock and the publisher share this machine's cores, and at a
         /// half of the worker's rate the broker alone takes most of them (docs/decisions.md).
-        var machineBusy: Double?
+        let machineBusy: Double?
 
         /// ", machine 88 % busy", or nothing when it could not be read.
         var busyText: String {
@@ -165,7 +165,7 @@ struct WorkerBenchmark {
         }
 
         /// The percentiles and CDF samples of `latencies` (milliseconds, any order).
-        init(offeredRate: Double, latencies: [Double]) {
+        init(offeredRate: Double, latencies: [Double], machineBusy: Double?) {
             let sorted = latencies.sorted()
             func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
             self.offeredRate = offeredRate
@@ -174,6 +174,7 @@ struct WorkerBenchmark {
             p99 = percentile(0.99)
             p999 = percentile(0.999)
             samples = stride(from: 0, to: sorted.count, by: max(1, sorted.count / 500)).map { sorted[$0] }
+            self.machineBusy = machineBusy
         }
     }
 
@@ -188,9 +189,9 @@ struct WorkerBenchmark {
             try await Task.sleep(for: .milliseconds(100))
         }
         let total = Int(rate * seconds)
-        let ticksBefore = ProcFS.machineTicks()
-        try await JobLoader.publishSteadily(total, rate: rate, into: client, topology: environment.settings.topology)
-        let ticksAfter = ProcFS.machineTicks()
+        let machineBusy = try await ProcFS.busyShare {
+            try await JobLoader.publishSteadily(total, rate: rate, into: client, topology: environment.settings.topology)
+        }
         var latencies: [Double] = []
         var timeline = ""
         let results = try await client.consume(queue: environment.settings.topology.resultsQueue!, prefetch: 2000)
@@ -208,9 +209,7 @@ struct WorkerBenchmark {
         await client.close()
         worker.stop()
         await environment.tearDown()
-        var latency = Latency(offeredRate: rate, latencies: latencies)
-        latency.machineBusy = ProcFS.busyShare(from: ticksBefore, to: ticksAfter)
-        return latency
+        return Latency(offeredRate: rate, latencies: latencies, machineBusy: machineBusy)
     }
 }
 
@@ -238,17 +237,15 @@ extension WorkerBenchmark {
                 return latencies
             }
         }
-        let ticksBefore = ProcFS.machineTicks()
-        try await JobLoader.publishSteadily(total, rate: rate, into: publisher, topology: topology)
-        let ticksAfter = ProcFS.machineTicks()
+        let machineBusy = try await ProcFS.busyShare {
+            try await JobLoader.publishSteadily(total, rate: rate, into: publisher, topology: topology)
+        }
         let latencies = await collector.value
         await consumer.cancelConsuming()
         await consumer.close()
         await publisher.close()
         await environment.tearDown()
-        var latency = Latency(offeredRate: rate, latencies: latencies)
-        latency.machineBusy = ProcFS.busyShare(from: ticksBefore, to: ticksAfter)
-        return latency
+        return Latency(offeredRate: rate, latencies: latencies, machineBusy: machineBusy)
     }
 }
 
