@@ -11,6 +11,7 @@ extension JSONCursor {
         index += 1
         let start = index
         var hasEscapes = false
+        skipPlainWords()
         while index < bytes.count {
             let byte = bytes[index]
             if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
@@ -24,13 +25,30 @@ extension JSONCursor {
             case UInt8(ascii: "\\"):
                 hasEscapes = true
                 try skipEscape()
+                skipPlainWords()
             case 0..<0x20:
                 throw error(.controlCharacterInString(byte))
             default:
                 try skipUTF8Sequence()
+                skipPlainWords()
             }
         }
         throw error(.unexpectedEnd)
+    }
+
+    /// Moves past the next bytes eight at a time while all eight are plain ASCII (no control
+    /// character, quote, backslash or byte of a longer UTF-8 sequence): device tokens, ids and topics
+    /// are nothing else, and a 64-byte token took about 1,900 instructions a byte at a time (callgrind).
+    /// The byte loop of ``scanString()`` takes the rest, from the first word that is not plain.
+    private mutating func skipPlainWords() {
+        guard let base = bytes.baseAddress else { return }
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let special = ByteWords.below(0x20, in: word) | word & ByteWords.highs
+                | ByteWords.equal(to: UInt8(ascii: "\""), in: word) | ByteWords.equal(to: UInt8(ascii: "\\"), in: word)
+            guard special == 0 else { return }
+            index += 8
+        }
     }
 
     /// The decoded text of a scanned string.

@@ -81,6 +81,27 @@ struct JSONReaderTests {
         }
     }
 
+    @Test("a string is read alike whatever its length and wherever in a word of eight bytes an escape, a non-ASCII character or a control character stands")
+    func everyPosition() {
+        // (as written inside the quotes, as read); nil: refused.
+        let specials: [(String, String?)] = [
+            (#"\""#, "\""), (#"\\"#, "\\"), (#"\n"#, "\n"), (#"\u00e9"#, "é"), ("é", "é"), ("€", "€"), ("😀", "😀"),
+            ("\u{7F}", "\u{7F}"), ("~", "~"), (" ", " "), ("\u{1}", nil), ("\u{1F}", nil), ("\t", nil),
+        ]
+        for length in 1...17 {
+            for position in 0..<length {
+                for (written, read) in specials {
+                    let before = String(repeating: "a", count: position)
+                    let after = String(repeating: "z", count: length - position - 1)
+                    let value = parse("[\"" + before + written + after + "\"]")
+                    let expected = read.map { JSONValue.array([.string(before + $0 + after)]) }
+                    #expect(value == expected, "\(written.debugDescription) at \(position) of \(length)")
+                }
+            }
+            #expect(parse("[\"" + String(repeating: "a", count: length)) == nil, "no closing quote after \(length) bytes")
+        }
+    }
+
     @Test("a byte-order mark is refused (RFC 8259 §8.1), and so is anything but whitespace around the value")
     func byteOrderMark() {
         #expect(problem([0xEF, 0xBB, 0xBF] + Array("{}".utf8)) == JSONSyntaxError(.byteOrderMark, at: 0))
