@@ -30,6 +30,11 @@ struct FIFO<Element> {
         return item
     }
 
+    /// Empties the line, keeping up to the room a line keeps once empty.
+    mutating func removeAll() {
+        items.removeAll(keepingCapacity: items.capacity <= Self.retainedCapacity)
+    }
+
     mutating func popFirst() -> Element? {
         guard let item = items.popFirst() else { return nil }
         releaseRoomIfEmpty()

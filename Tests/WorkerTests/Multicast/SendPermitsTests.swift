@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 @testable import Worker
@@ -112,6 +113,37 @@ struct SendPermitsTests {
         #expect(await loanBack.value == true)
         permits.release(urgent: false)
         #expect(permits.inUse == 0)
+    }
+
+    @Test("withdrawn waits leave the others served in their order, the first in line withdrawn included")
+    func withdrawnTurnsSkipped() async throws {
+        let permits = SendPermits(capacity: 1)
+        #expect(await permits.acquire(for: ObjectIdentifier(Key()), while: { true }))
+        let keys = (0..<5).map { _ in Key() }
+        let served = NIOLockedValueBox<[Int]>([])
+        var waits: [Task<Bool, Never>] = []
+        for (number, key) in keys.enumerated() {
+            waits.append(Task {
+                let taken = await permits.acquire(for: ObjectIdentifier(key), while: { true })
+                if taken { served.withLockedValue { $0.append(number) } }
+                return taken
+            })
+            try await Condition.wait("caller \(number) waits") { permits.waiting == number + 1 }
+        }
+        permits.withdraw(ObjectIdentifier(keys[0]))
+        permits.withdraw(ObjectIdentifier(keys[2]))
+        #expect(await waits[0].value == false)
+        #expect(await waits[2].value == false)
+        #expect(permits.waiting == 3)
+        for order in [[1], [1, 3], [1, 3, 4]] {
+            permits.release(urgent: false)
+            try await Condition.wait("the next waiter is served") { served.withLockedValue { $0.count } == order.count }
+            #expect(served.withLockedValue { $0 } == order)
+            #expect(permits.inUse == 1)
+        }
+        permits.release(urgent: false)
+        #expect(permits.waiting == 0 && permits.inUse == 0)
+        #expect(await permits.acquire(for: ObjectIdentifier(keys[0]), while: { true }), "a withdrawn key may wait again, and nobody is ahead")
     }
 
     @Test("under constant contention the waiter list stays bounded while thousands of permits change hands")
