@@ -9,6 +9,8 @@
 # and per-batch costs (system calls, wake-ups) weigh more than at full load: compare builds with it, do
 # not read it as full-load CPU.
 #   scripts/bench-instructions.sh [jobs] [small]       (APNS_INSTRUCTIONS_KEEP=DIR keeps the profiles there)
+# APNS_INSTRUCTIONS_RUN names another apns-bench run taking --count, e.g. "multicast --tokens 100"
+# (then the counts are notifications, and the figure is per notification).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${1:-10000}
@@ -45,7 +47,8 @@ eval "$(scripts/rabbitmq.sh env)"
 # Instructions the worker executed over one `apns-bench throughput --count N`.
 instructions() {
   rm -f "$bin/callgrind.out"
-  "$bin/apns-bench" throughput --count "$1" > "$out/throughput-$1.log" 2>&1 || { tail -20 "$out/throughput-$1.log"; exit 1; }
+  # shellcheck disable=SC2086 # the run is a command and its options, split on purpose
+  "$bin/apns-bench" ${APNS_INSTRUCTIONS_RUN:-throughput} --count "$1" > "$out/throughput-$1.log" 2>&1 || { tail -20 "$out/throughput-$1.log"; exit 1; }
   if [ -n "${APNS_INSTRUCTIONS_KEEP:-}" ]; then mkdir -p "$APNS_INSTRUCTIONS_KEEP"; cp "$bin/callgrind.out" "$APNS_INSTRUCTIONS_KEEP/callgrind-$1.out"; fi
   # awk reads to the end: leaving early would fail the pipeline (SIGPIPE under pipefail).
   callgrind_annotate "$bin/callgrind.out" 2> /dev/null | awk '/PROGRAM TOTALS/ && !found { gsub(",", "", $1); print $1; found = 1 }'
