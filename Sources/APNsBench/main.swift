@@ -24,7 +24,8 @@ let usage = """
            apns-bench profile [--count N] [--seconds S] [--output DIR]
            apns-bench latency [--rate R] [--seconds S] [--prefetch P] [--with-broker]
            apns-bench multicast [--count N] [--rounds R] [--fairness-only [--urgent-only] | --tokens N]
-           apns-bench shares                                             (team B's latency alone and behind team A's backlog)
+           apns-bench shares [--backlog N [--lane bulk|team|urgent] [--spread]]   (team B's latency alone and behind team A's backlog;
+                                                                          with --backlog, one run of the report's)
            apns-bench partitions [--count N] [--partitions 1,3] [--workers W] [--rounds R]   (needs scripts/rabbitmq-cluster.sh start)
     Run from the repository root with the test broker up (scripts/rabbitmq.sh start; eval "$(scripts/rabbitmq.sh env)").
 
@@ -72,7 +73,14 @@ case "multicast":
         try await benchmark.report()
     }
 case "shares":
-    try await SharesBenchmark().report()
+    if let backlog = Int(option("--backlog", default: "")) {
+        let lanes: [String: Lane] = ["bulk": .bulk, "team": .team("b"), "urgent": .urgent]
+        let lane = lanes[option("--lane", default: "team")]!
+        let run = try await SharesBenchmark().run(backlog: backlog, lane: lane, latency: arguments.contains("--spread") ? .spread : .fixed)
+        print(String(format: "team B: p50 %.1f ms, p99 %.1f ms; team A ran %.0f jobs at once", run.p50, run.p99, run.teamARunning ?? 0))
+    } else {
+        try await SharesBenchmark().report()
+    }
 case "limit-loop":
     // The benchmarks' own child process (see LimitLoop).
     try await LimitLoop.run(

@@ -37,7 +37,7 @@ enum JobLoader {
     /// Publishes `count` stamped jobs at `rate` per second, a small batch every 2 ms: a steady offered
     /// load (in 10 ms batches the bursts themselves doubled the median latency).
     static func publishSteadily(
-        _ count: Int, rate: Double, into client: AMQPClient, topology: TopologySection, routingKey: String? = nil,
+        _ count: Int, rate: Double, into client: AMQPClient, topology: TopologySection, routingKey: String? = nil, replyTo: String? = nil,
         times: ResultLatencies.PublishTimes? = nil, body: (Int) -> [UInt8] = JobLoader.body(index:)
     ) async throws {
         let tick = 0.002
@@ -50,7 +50,7 @@ enum JobLoader {
             let batch = min(Int(owed), count - sent)
             owed -= Double(batch)
             if batch > 0 {
-                try await load(batch, into: client, topology: topology, from: sent, stamp: true, routingKey: routingKey, times: times, body: body)
+                try await load(batch, into: client, topology: topology, from: sent, stamp: true, routingKey: routingKey, replyTo: replyTo, times: times, body: body)
                 sent += batch
             }
             try await clock.sleep(until: start + .seconds(Double(sent) / rate + tick))
@@ -60,10 +60,11 @@ enum JobLoader {
     /// Publishes `count` jobs (`body` of each index: ``body(index:)`` by default), at most `window`
     /// awaiting confirms; `stamp` adds a `published-at` header (milliseconds) so results carry
     /// end-to-end latency; `routingKey` is the jobs exchange's (the urgent lane's, say) instead of
-    /// the bulk one; `times` records when each job was handed to the broker.
+    /// the bulk one; `replyTo` the queue each job's result goes to instead of the results exchange;
+    /// `times` records when each job was handed to the broker.
     static func load(
         _ count: Int, into client: AMQPClient, topology: TopologySection, from start: Int = 0, window: Int = 2000, stamp: Bool = false,
-        routingKey: String? = nil, times: ResultLatencies.PublishTimes? = nil, body: (Int) -> [UInt8] = JobLoader.body(index:)
+        routingKey: String? = nil, replyTo: String? = nil, times: ResultLatencies.PublishTimes? = nil, body: (Int) -> [UInt8] = JobLoader.body(index:)
     ) async throws {
         let routingKey = routingKey ?? topology.jobsRoutingKey
         try await withThrowingTaskGroup(of: AMQPPublishOutcome.self) { group in
@@ -72,6 +73,7 @@ enum JobLoader {
                 var properties = AMQPProperties()
                 properties.contentType = "application/json"
                 properties.persistent = true
+                properties.replyTo = replyTo
                 if stamp { properties.headers["published-at"] = .int(Int64(Date().timeIntervalSince1970 * 1000)) }
                 let message = AMQPMessage(body: body(index), properties: properties)
                 times?.record(index)
