@@ -20,11 +20,6 @@
 /// it is over its baseline, the limit is cut in proportion, down to 4 requests. Bulk work gives up
 /// throughput only while urgent work is flowing and slowed, which a worker that sends no urgent jobs
 /// never pays.
-///
-/// Lateness is only held against bulk multicast while other jobs compete for the worker's threads: a
-/// job other than a bulk multicast one concluded within the last ``othersMemory`` windows. A worker
-/// draining campaigns and nothing else has nobody to keep waiting times short for, and at the lateness
-/// floor it drained 100-token jobs a quarter to a third slower (`apns-bench multicast --tokens 100`).
 struct BulkPacer: Sendable {
     /// The most: every permit (``SendPermits/capacity``).
     let ceiling: Int
@@ -62,35 +57,22 @@ struct BulkPacer: Sendable {
     /// good (a farther broker, a slower APNs) becomes the new baseline once it has held that long.
     static let urgentHistoryLength = 100
 
-    /// Windows (about ten seconds) after the last one in which another job concluded during which
-    /// lateness still counts: a job every few seconds keeps bulk multicast paced for it.
-    static let othersMemory = 100
-    /// Windows since the last one in which another job concluded, up to ``othersMemory`` (none yet).
-    private var windowsSinceOthers = othersMemory
-
     /// What urgent jobs take when bulk work is not in their way: the least 90th percentile of the last
     /// ``urgentHistoryLength`` windows judged.
     var urgentBaseline: Duration? { urgentHistory.min() }
 
     /// One window's measurements: how late each wake-up in it was, whether bulk senders wanted more
-    /// permits than the limit at some point, the latencies of urgent jobs acked meanwhile (empty
-    /// when too few to judge), and whether a job other than a bulk multicast one concluded in it.
-    /// Returns the limit from now on.
+    /// permits than the limit at some point, and the latencies of urgent jobs acked meanwhile (empty
+    /// when too few to judge). Returns the limit from now on.
     ///
     /// Urgent jobs slower than their baseline cut the limit to match (``urgentCut(_:)``), down to
-    /// ``urgentFloor``; else, while other jobs compete, a late wake-up halves it, down to ``floor``;
-    /// else wanting more grows it. A late window in which other jobs return after ``othersMemory``
-    /// windows without any cuts it to the floor at once: it grew regardless of lateness meanwhile,
-    /// and halving would leave them behind up to 2,000 requests for half a second.
-    mutating func windowEnded(lateness: [Duration], saturated: Bool, urgent: [Duration] = [], othersConcluded: Bool = true) -> Int {
-        let othersReturned = othersConcluded && windowsSinceOthers >= Self.othersMemory
-        windowsSinceOthers = othersConcluded ? 0 : min(Self.othersMemory, windowsSinceOthers + 1)
-        let late = lateness.count(where: { $0 > Self.tolerance }) >= Self.lateWakeUps
+    /// ``urgentFloor``; else a late wake-up halves it, down to ``floor``; else wanting more grows it.
+    mutating func windowEnded(lateness: [Duration], saturated: Bool, urgent: [Duration] = []) -> Int {
         if let cut = urgentCut(urgent) {
             limit = max(urgentFloor, min(limit / 2, cut))
-        } else if late, windowsSinceOthers < Self.othersMemory {
+        } else if lateness.count(where: { $0 > Self.tolerance }) >= Self.lateWakeUps {
             // Never up: urgent slowness may have put the limit below this floor.
-            limit = othersReturned ? min(limit, floor) : min(limit, max(floor, limit / 2))
+            limit = min(limit, max(floor, limit / 2))
         } else if saturated {
             limit = min(ceiling, limit + max(1, limit / 4))
         }

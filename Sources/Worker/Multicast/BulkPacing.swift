@@ -1,11 +1,8 @@
 /// Runs ``BulkPacer`` for `permits`: while bulk multicast senders hold permits or wait for one, measures
 /// how late 10 ms sleeps wake up, ten to a window, takes the `urgent` jobs' latencies recorded
-/// meanwhile and whether other jobs concluded (`othersConcluded`, which also clears the mark), and sets
-/// the bulk limit after each window. Idle, it sleeps a window at a time and measures nothing. Returns
-/// when cancelled.
-func paceBulkSenders(
-    of permits: SendPermits, urgent: UrgentLatencies, othersConcluded: @Sendable () -> Bool, onLimit: @Sendable (Int) -> Void
-) async {
+/// meanwhile, and sets the bulk limit after each window. Idle, it sleeps a window at a time and
+/// measures nothing. Returns when cancelled.
+func paceBulkSenders(of permits: SendPermits, urgent: UrgentLatencies, onLimit: @Sendable (Int) -> Void) async {
     var pacer = BulkPacer(ceiling: permits.capacity)
     permits.setBulkLimit(pacer.limit)
     onLimit(pacer.limit)
@@ -29,9 +26,7 @@ func paceBulkSenders(
             saturated = saturated || permits.bulkUse.saturated
         }
         let before = pacer.limit
-        let limit = pacer.windowEnded(
-            lateness: lateness, saturated: saturated, urgent: urgent.take(atLeast: BulkPacer.urgentSamples), othersConcluded: othersConcluded()
-        )
+        let limit = pacer.windowEnded(lateness: lateness, saturated: saturated, urgent: urgent.take(atLeast: BulkPacer.urgentSamples))
         if limit != before {
             permits.setBulkLimit(limit)
             onLimit(limit)

@@ -65,9 +65,6 @@ public final class JobProcessor: Sendable {
     /// Urgent single-device jobs' latencies, from their start to their ack, by which pacing holds bulk
     /// multicast back (``BulkPacer``).
     let urgentLatencies = UrgentLatencies()
-    /// Set when a job other than a bulk multicast one concludes, cleared by pacing once per window
-    /// (``takeOthersConcluded()``): lateness holds bulk multicast back only while other jobs compete.
-    private let othersConcluded = Atomic(false)
     /// The credentials' rate limits, scaled to this worker's share of the fleet.
     let rateLimits: RateLimits
     /// Set when the worker starts draining: multicast jobs stop sending and set their remaining
@@ -190,7 +187,6 @@ public final class JobProcessor: Sendable {
             atAPNs.begin(pending.job.id)
             let publications = await send(pending)
             answered.remember(pending.outcomeKey, publications)
-            noteOtherJobConcluded()
             finish(delivery, with: publications) { [atAPNs, id = pending.job.id] _ in
                 atAPNs.end(id)
                 settled()
@@ -249,7 +245,6 @@ public final class JobProcessor: Sendable {
     /// of the publications or the ack, a redelivery must not push again.
     private func handOver(_ publications: [Publication], of pending: PendingSend, settled: @escaping @Sendable () -> Void) {
         answered.remember(pending.outcomeKey, publications)
-        if pending.job.multicast == nil || pending.context.isUrgent { noteOtherJobConcluded() }
         // An urgent single-device job's time from its start to its ack is what paces bulk multicast.
         let received = pending.context.isUrgent && pending.job.multicast == nil ? pending.context.received : nil
         finish(pending.context.delivery, with: publications) { [atAPNs, urgentLatencies, now, id = pending.job.id] _ in
@@ -257,18 +252,6 @@ public final class JobProcessor: Sendable {
             if let received { urgentLatencies.record(.seconds(now().timeIntervalSince(received))) }
             settled()
         }
-    }
-
-    /// Marks that a job other than a bulk multicast one concluded. Read before it is written: at
-    /// thousands of jobs a second the mark is nearly always set already, and a write per job would move
-    /// its cache line between the event loops' cores.
-    private func noteOtherJobConcluded() {
-        if !othersConcluded.load(ordering: .relaxed) { othersConcluded.store(true, ordering: .relaxed) }
-    }
-
-    /// Whether a job other than a bulk multicast one concluded since the last call.
-    func takeOthersConcluded() -> Bool {
-        othersConcluded.exchange(false, ordering: .relaxed)
     }
 
     /// Waits until `credential`'s and `topic`'s rate limits let one more request go (an urgent one

@@ -162,9 +162,7 @@ public final class WorkerService: Service {
         let fleetWatch = watchFleetSize()
         defer { fleetWatch?.cancel() }
         let pacing = settings.worker.multicastPacing ? Task { [processor, metrics] in
-            await paceBulkSenders(of: processor.permits, urgent: processor.urgentLatencies, othersConcluded: processor.takeOthersConcluded) {
-                metrics.multicastBulkLimit.record($0)
-            }
+            await paceBulkSenders(of: processor.permits, urgent: processor.urgentLatencies) { metrics.multicastBulkLimit.record($0) }
         } : nil
         defer { pacing?.cancel() }
         do {

@@ -3,12 +3,8 @@ import Testing
 
 extension BulkPacer {
     /// A window whose ten wake-ups were `late` many 3 ms late, the rest on time.
-    /// `others`: whether a job other than a bulk multicast one concluded in it.
-    fileprivate mutating func window(late: Int = 0, saturated: Bool = true, urgent: [Duration] = [], others: Bool = true) -> Int {
-        windowEnded(
-            lateness: Array(repeating: .milliseconds(3), count: late) + Array(repeating: .microseconds(200), count: 10 - late),
-            saturated: saturated, urgent: urgent, othersConcluded: others
-        )
+    fileprivate mutating func window(late: Int = 0, saturated: Bool = true, urgent: [Duration] = []) -> Int {
+        windowEnded(lateness: Array(repeating: .milliseconds(3), count: late) + Array(repeating: .microseconds(200), count: 10 - late), saturated: saturated, urgent: urgent)
     }
 
     /// Grown to its ceiling by on-time windows.
@@ -49,22 +45,6 @@ struct BulkPacerTests {
         #expect(pacer.windowEnded(lateness: Array(repeating: BulkPacer.tolerance, count: 10), saturated: true) == 625, "at the tolerance is on time")
         for _ in 0..<10 { _ = pacer.window(late: 5) }
         #expect(pacer.limit == 50)
-    }
-
-    @Test("lateness cuts only while other jobs concluded within the last hundred windows; their return to a late worker cuts to the floor at once")
-    func latenessNeedsOthers() {
-        var pacer = BulkPacer(ceiling: 2_000)
-        var alone: [Int] = []
-        for _ in 0..<18 { alone.append(pacer.window(late: 10, others: false)) }
-        #expect(alone.last == 2_000, "late windows with no other job grow the limit as on-time ones do: \(alone)")
-        #expect(pacer.window(late: 1, others: true) == 50, "another job concludes in a late window")
-        #expect(pacer.window(late: 1, others: true) == 50)
-        while pacer.limit < 2_000 { _ = pacer.window(others: true) }
-        #expect(pacer.window(late: 1, others: false) == 1_000, "another job concluded in the window before: halved, as always")
-        _ = pacer.window(others: true)
-        for _ in 0..<(BulkPacer.othersMemory - 2) { _ = pacer.window(saturated: false, others: false) }
-        #expect(pacer.window(late: 1, others: false) == 625, "another job concluded 99 windows ago: halved")
-        #expect(pacer.window(late: 1, others: false) == 781, "a hundred windows ago: lateness no longer counts, and wanting more grows the limit")
     }
 
     @Test("a small ceiling has a floor of 16: at 16 permits or fewer nothing is paced")
