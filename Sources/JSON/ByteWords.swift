@@ -17,13 +17,21 @@ public enum ByteWords {
     public static func all(
         _ bytes: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool, byte: (UInt8) -> Bool
     ) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
+        let passed = passingWords(bytes, word: word)
+        // Eight or more left: a word failed.
+        return bytes.count - passed < 8 && bytes[passed...].allSatisfy(byte)
+    }
+
+    /// How many leading bytes of `bytes` pass `word`, in whole words of eight: a multiple of eight,
+    /// ending at the first word that fails or where fewer than eight bytes are left.
+    @inlinable
+    public static func passingWords(_ bytes: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
         var offset = 0
-        while offset + 8 <= bytes.count {
-            guard word(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)) else { return false }
+        while offset + 8 <= bytes.count, word(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)) {
             offset += 8
         }
-        return bytes[offset...].allSatisfy(byte)
+        return offset
     }
 
     /// The high bit of each byte of `word` that is below `limit` (≤ 0x80), and possibly of bytes above

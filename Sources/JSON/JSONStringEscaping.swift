@@ -28,11 +28,15 @@ public enum JSONStringEscaping {
     /// True when `utf8` holds no control character, `"` or `\\`, checked eight bytes at a time: a
     /// byte-by-byte scan was the larger part of writing a result (callgrind, docs/decisions.md).
     static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        ByteWords.all(utf8) { word in
-            let quote = ByteWords.equal(to: UInt8(ascii: "\""), in: word)
-            let backslash = ByteWords.equal(to: UInt8(ascii: "\\"), in: word)
-            return (ByteWords.below(0x20, in: word) | quote | backslash) == 0
-        } byte: { !mustEscape($0) }
+        ByteWords.all(utf8, word: needsNoEscape(word:)) { !mustEscape($0) }
+    }
+
+    /// True when none of the eight bytes of `word` is a control character, `"` or `\\`: what the
+    /// writer must escape and the reader must look at.
+    static func needsNoEscape(word: UInt64) -> Bool {
+        let quote = ByteWords.equal(to: UInt8(ascii: "\""), in: word)
+        let backslash = ByteWords.equal(to: UInt8(ascii: "\\"), in: word)
+        return (ByteWords.below(0x20, in: word) | quote | backslash) == 0
     }
 
     /// A control character, `"` or `\\`: what JSON cannot carry raw.
