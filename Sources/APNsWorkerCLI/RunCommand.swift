@@ -25,8 +25,7 @@ struct RunCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "apns.worker")
-        let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: logger)
-        let worker = WorkerService(settings: settings, credentials: credentials, amqp: amqp, logger: logger) {
+        let worker = try WorkerService(settings: settings, credentials: credentials, logger: logger) {
             // Start-up's code (arguments, YAML, the handshake) would otherwise stay mapped for the
             // process's life, about a third of its RSS: StartupCode says why and how.
             StartupCode.release(after: "start-up", logger: logger)

@@ -3,6 +3,9 @@ public import APNsCore
 public struct APNsClientConfiguration: Sendable {
     /// Long-lived connections per (credential, endpoint).
     public var connectionsPerPool: Int = 2
+    /// This client's part of each pool's connections (of ``connectionsPerPool`` or the credential's
+    /// own count), when a worker's shards each run a client: together they open what was configured.
+    public var connectionShare: ShardShare = .whole
     /// How long a request may wait for an answer (and for a free stream) before it is reported: as
     /// "outcome unknown" once sent, as "not processed" while still waiting for a stream.
     public var requestTimeout: Duration = .seconds(10)

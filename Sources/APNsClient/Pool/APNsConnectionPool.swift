@@ -54,7 +54,7 @@ final class APNsConnectionPool: Sendable {
         self.logger = logger
         metrics = ClientMetrics.Pool(credential: credential.name)
         let machine = PoolStateMachine(
-            targetConnections: credential.connections ?? configuration.connectionsPerPool,
+            targetConnections: configuration.connectionShare.of(credential.connections ?? configuration.connectionsPerPool),
             maximumWaiters: configuration.maximumWaitingRequests,
             requestTimeout: TimeAmount(configuration.requestTimeout),
             reconnect: ReconnectDelay(floor: configuration.minimumConnectInterval, initial: configuration.initialReconnectDelay, maximum: configuration.maximumReconnectDelay),

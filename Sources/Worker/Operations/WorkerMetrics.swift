@@ -29,7 +29,7 @@ struct WorkerMetrics: Sendable {
     static let rateLimitedMetric = MetricDescription("apns_rate_limited_total", .counter, labels: ["credential"], help: "Requests that waited for their credential's or topic's rate limit before being sent.")
     static let rateLimitMetric = MetricDescription("apns_rate_limit_per_worker", .gauge, labels: ["credential"], help: "This worker's share of the credential's fleet-wide rate limit, in notifications per second (set when scraped).")
     static let prefetchMetric = MetricDescription("apns_prefetch", .gauge, help: "The configured prefetch (deliveries the broker may have outstanding).")
-    static let connectionGenerationMetric = MetricDescription("amqp_connection_generation", .gauge, help: "Broker connections opened so far: 1, plus one per reconnect or reopen.")
+    static let connectionGenerationMetric = MetricDescription("amqp_connection_generation", .gauge, help: "Broker connections opened so far: 1, plus one per reconnect or reopen of any shard's.")
     static let resultsMetric = MetricDescription("apns_results_total", .counter, labels: ["status", "reason", "credential"], help: "Results confirmed by the broker, by status, reason and credential.")
     static let retriedMetric = MetricDescription("apns_jobs_retried_total", .counter, labels: ["tier"], help: "Retry copies confirmed by the broker, by retry tier.")
     static let deadLetteredMetric = MetricDescription("apns_jobs_dead_lettered_total", .counter, labels: ["reason"], help: "Dead letters confirmed by the broker, by reason.")

@@ -20,7 +20,8 @@ final class RateLimits: Sendable {
         var limiters: [Key: RateLimiter] = [:]
         /// The configured fleet-wide rates.
         var rates: [Key: Int] = [:]
-        var workers = 1
+        /// The fleet's size in workers like this one (fractional when the workers' shards differ).
+        var workers = 1.0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -43,26 +44,28 @@ final class RateLimits: Sendable {
             state.rates = rates
             state.limiters = state.limiters.filter { rates[$0.key] != nil }
             for (key, rate) in rates {
-                let perWorker = Double(rate) / Double(state.workers)
+                let perWorker = Double(rate) / state.workers
                 if state.limiters[key] == nil { state.limiters[key] = RateLimiter(perSecond: perWorker) } else { state.limiters[key]!.setRate(perSecond: perWorker) }
             }
         }
         limited.store(!rates.isEmpty, ordering: .relaxed)
     }
 
-    /// The fleet has `count` workers now: each limit is its configured rate over `count`.
-    func setWorkers(_ count: Int) {
+    /// The fleet is `count` workers like this one now: each limit is its configured rate over `count`.
+    /// Counted by consumers, it is the fleet's consumers over this worker's own (one per shard), so a
+    /// worker of more shards takes a larger share.
+    func setWorkers(_ count: Double) {
         state.withLockedValue { state in
             guard max(1, count) != state.workers else { return }
             state.workers = max(1, count)
-            for (key, rate) in state.rates { state.limiters[key]?.setRate(perSecond: Double(rate) / Double(state.workers)) }
+            for (key, rate) in state.rates { state.limiters[key]?.setRate(perSecond: Double(rate) / state.workers) }
         }
     }
 
     /// This worker's rate for `credential` now (its credential-wide limit), if it has one.
     func perWorkerRate(of credential: String) -> Double? {
         state.withLockedValue { state in
-            state.rates[Key(credential: credential, topic: nil)].map { Double($0) / Double(state.workers) }
+            state.rates[Key(credential: credential, topic: nil)].map { Double($0) / state.workers }
         }
     }
 

@@ -19,8 +19,10 @@ public import WorkerConfiguration
 public final class JobProcessor: Sendable {
     let broker: any JobBroker
     let sender: any NotificationSender
+    /// What this processor shares with the other shards' (see ``SharedJobState``).
+    let shared: SharedJobState
     /// The credentials in force; a reload (SIGHUP) swaps them while jobs run.
-    let credentialsInForce: NIOLockedValueBox<CredentialRegistry>
+    var credentialsInForce: NIOLockedValueBox<CredentialRegistry> { shared.credentialsInForce }
     var credentials: CredentialRegistry { credentialsInForce.withLockedValue { $0 } }
     let policy: RetryPolicy
     let gate: CredentialGate
@@ -35,10 +37,8 @@ public final class JobProcessor: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
     let metrics: WorkerMetrics
-    /// Outcomes of jobs APNs answered, for their redeliveries (see ``AnsweredOutcomes``).
-    let answered = AnsweredOutcomes()
-    /// Jobs at APNs now, which their redeliveries wait for (see ``JobsAtAPNs``).
-    let atAPNs = JobsAtAPNs()
+    var answered: AnsweredOutcomes { shared.answered }
+    var atAPNs: JobsAtAPNs { shared.atAPNs }
     /// Called when the broker refused a publication because its exchange does not exist (404): the
     /// service re-declares the topology, when it is allowed to.
     let onMissingExchange: @Sendable () async -> Void
@@ -57,16 +57,12 @@ public final class JobProcessor: Sendable {
     let reopenThrottle = Throttle(every: .seconds(60))
     /// One info line per retry tier at most every ten seconds (``confirmed(_:)``).
     let retryLog = RetryLog()
-    /// Requests multicast jobs may have in flight, all of them together (see ``SendPermits``).
-    let permits: SendPermits
+    var permits: SendPermits { shared.permits }
     /// Senders one multicast job may run at once, each a request in flight: a quarter of the permits,
     /// so a few large jobs share them rather than the first taking all.
     let multicastSenders: Int
-    /// Urgent single-device jobs' latencies, from their start to their ack, by which pacing holds bulk
-    /// multicast back (``BulkPacer``).
-    let urgentLatencies = UrgentLatencies()
-    /// The credentials' rate limits, scaled to this worker's share of the fleet.
-    let rateLimits: RateLimits
+    var urgentLatencies: UrgentLatencies { shared.urgentLatencies }
+    var rateLimits: RateLimits { shared.rateLimits }
     /// Set when the worker starts draining: multicast jobs stop sending and set their remaining
     /// tokens aside for a retry copy, so a shutdown does not wait for a 10,000-token job.
     let draining = Atomic(false)
@@ -82,16 +78,17 @@ public final class JobProcessor: Sendable {
         onMissingExchange: @escaping @Sendable () async -> Void = {}
     ) {
         self.init(
-            broker: broker, sender: sender, credentials: credentials, settings: settings, gate: gate, logger: logger, metrics: WorkerMetrics(),
-            now: now, onMissingExchange: onMissingExchange
+            broker: broker, sender: sender, shared: SharedJobState(settings: settings, credentials: credentials), settings: settings, gate: gate,
+            logger: logger, metrics: WorkerMetrics(), now: now, onMissingExchange: onMissingExchange
         )
     }
 
-    /// A processor reporting through `metrics`, the worker's one set of instruments.
+    /// A processor of one shard, configured by its `settings`, reporting through `metrics`, the
+    /// worker's one set of instruments, and sharing `shared` with the other shards.
     init(
         broker: any JobBroker,
         sender: any NotificationSender,
-        credentials: CredentialRegistry,
+        shared: SharedJobState,
         settings: WorkerSettings,
         gate: CredentialGate,
         logger: Logger,
@@ -106,10 +103,8 @@ public final class JobProcessor: Sendable {
         self.nackRetry = nackRetry
         self.broker = broker
         self.sender = sender
-        credentialsInForce = NIOLockedValueBox(credentials)
-        permits = SendPermits(capacity: settings.multicastConcurrency)
-        rateLimits = RateLimits(credentials: settings.credentials)
-        multicastSenders = max(1, settings.multicastConcurrency / 4)
+        self.shared = shared
+        multicastSenders = max(1, shared.permits.capacity / 4)
         policy = RetryPolicy(tiers: settings.topology.retryTiers, maxAttempts: settings.worker.maxAttempts)
         self.gate = gate
         messages = OutgoingMessages(topology: Topology(settings: settings.topology))

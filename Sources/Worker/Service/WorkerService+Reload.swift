@@ -14,16 +14,18 @@ extension WorkerService {
     /// is lifted.
     @discardableResult
     public func reloadCredentials(_ loaded: CredentialRegistry) -> CredentialRegistry.Changes {
-        let (registry, changes, retired) = processor.credentialsInForce.withLockedValue { running in
+        let (registry, changes, retired) = shared.credentialsInForce.withLockedValue { running in
             let next = loaded.following(running)
             running = next.registry
             return next
         }
         for name in changes.replaced { gate.resume(name) }
-        processor.rateLimits.update(credentials: registry.entries.map(\.settings))
+        shared.rateLimits.update(credentials: registry.entries.map(\.settings))
         recordCredentials(registry.entries.filter { !changes.unchanged.contains($0.settings.name) })
         for entry in retired {
-            Task { [apns] in await apns.retire(credential: entry.settings.name, revision: entry.credential.revision) }
+            for shard in shards {
+                Task { [apns = shard.apns] in await apns.retire(credential: entry.settings.name, revision: entry.credential.revision) }
+            }
         }
         metrics.credentialReload(applied: true)
         logger.notice("credentials reloaded", metadata: [
@@ -42,5 +44,5 @@ extension WorkerService {
     }
 
     /// The credentials in force now.
-    public var credentialsInForce: CredentialRegistry { processor.credentials }
+    public var credentialsInForce: CredentialRegistry { shared.credentialsInForce.withLockedValue { $0 } }
 }

@@ -7,6 +7,7 @@ extension WorkerSection {
         section.urgentPrefetch = reader.value("urgent_prefetch", default: section.urgentPrefetch, Parse.int(1...65535))
         section.maxConcurrentJobs = reader.optional("max_concurrent_jobs", Parse.int(1...65535))
         section.fleetSize = reader.optional("fleet_size", Parse.int(1...10_000))
+        section.shards = reader.optional("shards", Parse.int(1...256))
         section.shutdownTimeout = reader.value("shutdown_timeout", default: section.shutdownTimeout, Parse.duration(.zero...(.seconds(3600))))
         section.declareTopology = reader.value("declare_topology", default: section.declareTopology, Parse.bool)
         section.multicastPacing = reader.value("multicast_pacing", default: section.multicastPacing, Parse.bool)

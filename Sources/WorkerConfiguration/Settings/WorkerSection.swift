@@ -19,6 +19,11 @@ public struct WorkerSection: Sendable, Hashable {
     /// Workers in the fleet, for rate limits (each worker sends its share of a credential's
     /// `rate_limit`); `nil` (the default) counts the consumers of the jobs queue every 15 seconds.
     public var fleetSize: Int? = nil
+    /// Shards: each an event loop with its own broker connection, APNs connections and share of the
+    /// windows above, running its jobs from delivery to ack without leaving that loop; `nil` (the
+    /// default) means one per core. Never more than ``prefetch`` or ``maxConcurrentJobs`` (see
+    /// ``WorkerSettings/shardCount``).
+    public var shards: Int? = nil
     /// How long a graceful shutdown waits for in-flight jobs before giving up on them.
     public var shutdownTimeout: Duration = .seconds(20)
     /// Whether to declare the exchanges and queues of ``TopologySection`` at start.

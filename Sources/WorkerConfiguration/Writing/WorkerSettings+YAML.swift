@@ -32,6 +32,7 @@ extension WorkerSection {
             ("urgent_prefetch", "\(urgentPrefetch)"),
             ("max_concurrent_jobs", YAMLWriter.optional(maxConcurrentJobs)),
             ("fleet_size", YAMLWriter.optional(fleetSize)),
+            ("shards", YAMLWriter.optional(shards)),
             ("shutdown_timeout", DurationText.format(shutdownTimeout)),
             ("declare_topology", "\(declareTopology)"),
             ("multicast_pacing", "\(multicastPacing)"),

@@ -19,6 +19,7 @@ struct SettingsYAMLTests {
         settings.worker.urgentPrefetch = 12
         settings.worker.maxConcurrentJobs = 77
         settings.worker.fleetSize = 9
+        settings.worker.shards = 3
         settings.worker.shutdownTimeout = .milliseconds(2500)
         settings.worker.declareTopology = false
         settings.worker.multicastPacing = false

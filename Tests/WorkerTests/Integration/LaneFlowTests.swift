@@ -179,7 +179,7 @@ struct LaneFlowTests {
         let collector = try await QueueCollector.start(harness, queue: harness.settings.topology.resultsQueue!, name: "\(harness.prefix)results")
         let worker = try await harness.startWorker()
         defer { Task { try? await worker.stop() } }
-        let permits = worker.service.processor.permits
+        let permits = worker.service.shared.permits
         try await Condition.wait("team-one's jobs are sending") { harness.mock.server.recorder.snapshot.requests >= 1 }
         // Holding them, no moment comes before team-one's last job ends (20 s).
         try await Condition.wait("team-one's senders wait for their moments holding no permit", timeout: .seconds(10)) { permits.inUse == 0 }

@@ -76,8 +76,7 @@ struct WorkerHarness {
     /// A worker service in this process, running until ``RunningWorker/stop()``.
     func startWorker() async throws -> RunningWorker {
         let logger = Self.quietLogger("worker")
-        let amqp = AMQPClient(options: try settings.amqp.clientOptions(), logger: logger)
-        let service = WorkerService(settings: settings, credentials: try CredentialRegistry.load(settings), amqp: amqp, logger: logger)
+        let service = try WorkerService(settings: settings, credentials: try CredentialRegistry.load(settings), logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: service)], logger: logger))
         let task = Task { try await group.run() }
         return RunningWorker(service: service, group: group, task: task)

@@ -100,7 +100,7 @@ struct WorkerProcessTests {
         #expect(audit.unexpected.isEmpty)
         #expect(audit.conflicting.isEmpty)
         #expect(audit.duplicates <= harness.settings.worker.prefetch)
-        #expect(worker.service.amqp.generation >= 2)
+        #expect(worker.service.shards.contains { $0.amqp.generation >= 2 }, "the closed connection was opened again")
         await harness.tearDown()
     }
 }

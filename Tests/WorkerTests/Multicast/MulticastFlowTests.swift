@@ -72,7 +72,7 @@ struct MulticastFlowTests {
             $0.credentials[0].rateLimit = 400
         })
         let worker = try await harness.startWorker()
-        let permits = worker.service.processor.permits
+        let permits = worker.service.shared.permits
         // Ten senders a job over two permits: each gives its permit back before every token (the limit
         // was lowered under it) and while it waits for its moment (400/s for 300 tokens: 0.75 s).
         permits.setBulkLimit(2)

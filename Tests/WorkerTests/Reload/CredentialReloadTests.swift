@@ -92,9 +92,9 @@ struct CredentialReloadTests {
         // The old revisions' connections close once their streams are done; the new ones serve.
         let revisions = Dictionary(uniqueKeysWithValues: service.credentialsInForce.entries.map { ($0.settings.name, $0.credential.revision) })
         try await waitUntil {
-            service.apns.openPools.allSatisfy { pool in revisions[pool.credential] == pool.revision }
+            service.shards.flatMap(\.apns.openPools).allSatisfy { pool in revisions[pool.credential] == pool.revision }
         }
-        #expect(service.apns.openPools.contains { $0.credential == "team-one" && $0.revision == revisions["team-one"] })
+        #expect(service.shards.allSatisfy { $0.apns.openPools.contains { $0.credential == "team-one" && $0.revision == revisions["team-one"] } })
         try await worker.stop()
         await harness.tearDown()
     }

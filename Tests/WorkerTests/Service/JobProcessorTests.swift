@@ -40,7 +40,7 @@ struct JobProcessorTests {
         var logger = Logger(label: "unit")
         logger.logLevel = .critical
         return JobProcessor(
-            broker: broker, sender: sender, credentials: try CredentialRegistry.load(settings), settings: settings, gate: gate,
+            broker: broker, sender: sender, shared: SharedJobState(settings: settings, credentials: try CredentialRegistry.load(settings)), settings: settings, gate: gate,
             logger: logger, metrics: WorkerMetrics(), unroutableBackoff: .zero,
             nackRetry: NackRetry(initialDelay: .zero, maximumDelay: .zero, attempts: 3), onMissingExchange: onMissingExchange
         )
