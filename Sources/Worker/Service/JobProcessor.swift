@@ -23,7 +23,7 @@ public final class JobProcessor: Sendable {
     let shared: SharedJobState
     /// The credentials in force; a reload (SIGHUP) swaps them while jobs run.
     var credentialsInForce: NIOLockedValueBox<CredentialRegistry> { shared.credentialsInForce }
-    var credentials: CredentialRegistry { credentialsInForce.withLockedValue { $0 } }
+    var credentials: CredentialRegistry { shared.credentials }
     let policy: RetryPolicy
     let gate: CredentialGate
     let messages: OutgoingMessages

@@ -13,6 +13,8 @@ import WorkerConfiguration
 final class SharedJobState: Sendable {
     /// The credentials in force; a reload swaps them while jobs run.
     let credentialsInForce: NIOLockedValueBox<CredentialRegistry>
+    /// The credentials in force now.
+    var credentials: CredentialRegistry { credentialsInForce.withLockedValue { $0 } }
     /// Outcomes of jobs APNs answered, for their redeliveries (see ``AnsweredOutcomes``).
     let answered = AnsweredOutcomes()
     /// Jobs at APNs now, which their redeliveries wait for (see ``JobsAtAPNs``).

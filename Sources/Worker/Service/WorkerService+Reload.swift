@@ -44,5 +44,5 @@ extension WorkerService {
     }
 
     /// The credentials in force now.
-    public var credentialsInForce: CredentialRegistry { shared.credentialsInForce.withLockedValue { $0 } }
+    public var credentialsInForce: CredentialRegistry { shared.credentials }
 }

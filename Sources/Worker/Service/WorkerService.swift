@@ -3,7 +3,6 @@ import APNsCore
 import CoreMetrics
 import Foundation
 public import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 public import ServiceLifecycle
@@ -102,7 +101,7 @@ public final class WorkerService: Service {
         metrics.connectionGeneration.record(1 + shards.reduce(0) { $0 + max(0, Int($1.amqp.generation) - 1) })
         // Permits move between senders as they start, end, wait for a rate or give way to pacing.
         metrics.multicastInFlight.record(shared.permits.inUse)
-        let entries = shared.credentialsInForce.withLockedValue { $0 }.entries
+        let entries = shared.credentials.entries
         for entry in entries {
             if let rate = shared.rateLimits.perWorkerRate(of: entry.settings.name) { metrics.credential(entry.settings.name, ratePerWorker: rate) }
         }

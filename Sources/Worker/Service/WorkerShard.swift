@@ -25,7 +25,6 @@ final class WorkerShard: Sendable {
     let intake: JobIntake
     let starter: JobStarter
     let logger: Logger
-    let metrics: WorkerMetrics
 
     /// Shard `share` of a worker configured by `whole`, on `amqp`'s event loop (its APNs connections too).
     init(
@@ -34,7 +33,6 @@ final class WorkerShard: Sendable {
         self.share = share
         settings = whole.shard(share)
         self.amqp = amqp
-        self.metrics = metrics
         var logger = logger
         if share.count > 1 { logger[metadataKey: "shard"] = "\(share.index)" }
         self.logger = logger
