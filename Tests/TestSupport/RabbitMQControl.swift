@@ -13,12 +13,18 @@ public enum RabbitMQControl {
         _ = try await control(["close_connection", pid, "forced by a test"])
     }
 
-    /// The process id (as rabbitmqctl prints it) of the connection whose `connection_name` is `name`.
+    /// The process id (as rabbitmqctl prints it) of the first connection whose `connection_name` is
+    /// `name`. A worker with several shards has one connection per shard, all named alike.
     public static func connectionPID(named name: String, control: ([String]) async throws -> String = RabbitMQControl.run) async throws -> String {
+        try await connectionPIDs(named: name, control: control)[0]
+    }
+
+    /// The process ids of every connection whose `connection_name` is `name`; throws when there is none.
+    public static func connectionPIDs(named name: String, control: ([String]) async throws -> String = RabbitMQControl.run) async throws -> [String] {
         let listing = try await control(["-q", "list_connections", "pid", "client_properties"])
         let pids = listing.split(separator: "\n").filter { $0.contains("\"\(name)\"") }.compactMap { $0.split(separator: "\t").first.map(String.init) }
-        guard let pid = pids.first else { throw ControlError("no broker connection named \(name) in:\n\(listing)") }
-        return pid
+        guard !pids.isEmpty else { throw ControlError("no broker connection named \(name) in:\n\(listing)") }
+        return pids
     }
 
     /// A new vhost on the test broker named `prefix-<random>`, open to guest; delete it with

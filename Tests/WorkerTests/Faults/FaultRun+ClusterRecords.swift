@@ -24,6 +24,8 @@ extension FaultRun {
 
     /// Makes the record of `queue` name `leader` (a node name), as a new leader does when it takes
     /// over; with a node that is down, the record a channel meets before that happens.
+    /// `thenClose` names connections to close in the same call: every one of that name (a worker has
+    /// one per shard).
     func setRecordedLeader(of queue: String, to leader: String, askingNode node: String, thenClose connection: String? = nil) async throws {
         let prefix = """
             QN = rabbit_misc:r(<<"/">>, queue, <<"\(queue)">>), {ok, Q} = rabbit_amqqueue:lookup(QN), {Name, _} = amqqueue:get_pid(Q), \
@@ -37,8 +39,9 @@ extension FaultRun {
         // In the same call, so the new leader's tick (every few seconds) cannot put the record right
         // between the two: the client's next channel then meets the record as set.
         if let connection {
-            let pid = try await RabbitMQControl.connectionPID(named: connection) { try Self.clusterControl(node: node, $0) }
-            update += " rabbit_networking:close_connection(rabbit_misc:string_to_pid(<<\"\(pid)\">>), \"forced by a test\"),"
+            for pid in try await RabbitMQControl.connectionPIDs(named: connection, control: { try Self.clusterControl(node: node, $0) }) {
+                update += " rabbit_networking:close_connection(rabbit_misc:string_to_pid(<<\"\(pid)\">>), \"forced by a test\"),"
+            }
         }
         _ = try Self.clusterControl(node: node, ["eval", prefix + " " + update + " ok."])
     }
