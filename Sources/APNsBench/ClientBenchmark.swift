@@ -27,8 +27,8 @@ struct ClientBenchmark {
         /// On the connections' one event loop (``EventLoopTaskExecutor``), as h2load's single thread:
         /// no hop either way.
         case eventLoop
-        /// No tasks: chains of callbacks on the connections' loops (``CallbackChains``), as a worker's
-        /// single-device jobs are answered.
+        /// No tasks: chains of callbacks on the connections' one event loop (``CallbackChains``), as a
+        /// worker's shard answers its single-device jobs on the loop that holds its connections.
         case callbacks
 
         var label: String {
@@ -64,9 +64,10 @@ struct ClientBenchmark {
         configuration.maximumWaitingRequests = connections * streamsPerConnection * 2
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        // Callers on the loop: one loop for every connection, as h2load runs on one thread.
-        let loop = callers == .eventLoop ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
-        let executor = loop.map { EventLoopTaskExecutor($0.next()) }
+        // Callers on the loop, and callbacks: one loop for every connection, as h2load runs on one
+        // thread and a worker's shard keeps its connections on its own loop.
+        let loop = callers == .cooperativePool ? nil : MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let executor = callers == .eventLoop ? loop.map { EventLoopTaskExecutor($0.next()) } : nil
         let client = APNsClient(configuration: configuration, eventLoopGroup: loop ?? .singleton, logger: logger)
         defer {
             client.shutdown()
