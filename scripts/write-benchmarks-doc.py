@@ -407,14 +407,15 @@ for row in client["rows"]:
     lines.append(f"| {row['run']} | {row['rate']:,.0f} | {row['latency']} | {row['cpuMicroseconds']} | {row['peakRSSMiB']} |")
 lines += [
     "",
-    f"Client ÷ h2load with callbacks and no tasks (as the worker's single-device jobs are answered and its multicast senders send: each answer's callback, on the connection's loop, sends the next request): **{client.get('ratioOneConnectionCallbacks', float('nan')):.2f}** on one connection (target ≥ 0.95), **{client.get('ratioFourConnectionsCallbacks', float('nan')):.2f}** on four (target ≥ 0.90).",
+    f"Client ÷ h2load with callbacks and no tasks, every connection on one loop (as a worker's shard answers its single-device jobs and its multicast senders send: each answer's callback, on the shard's loop, sends the next request): **{client.get('ratioOneConnectionCallbacks', float('nan')):.2f}** on one connection (target ≥ 0.95), **{client.get('ratioFourConnectionsCallbacks', float('nan')):.2f}** on four (target ≥ 0.90).",
     f"Its rounds, lowest to highest: {', '.join(f'{r:.2f}' for r in client.get('roundsOneConnectionCallbacks', []))} on one connection; {', '.join(f'{r:.2f}' for r in client.get('roundsFourConnectionsCallbacks', []))} on four.",
     f"Callers as tasks on the cooperative pool (as multicast senders ran until 2026-11-27): **{client['ratioOneConnection']:.2f}** on one connection, **{client.get('ratioFourConnections', float('nan')):.2f}** on four.",
     f"Callers as tasks on the connections' one event loop (`EventLoopTaskExecutor`, as h2load's one thread): **{client.get('ratioOneConnectionOnLoop', float('nan')):.2f}** on one connection, **{client.get('ratioFourConnectionsOnLoop', float('nan')):.2f}** on four.",
     "The difference between tasks on the pool and the rest is what the hops between Swift's",
     "cooperative pool and the event loop cost: a request's way onto the loop and its answer's way back.",
-    "With callbacks the connections are spread over the worker's loops (one per core), so with four",
-    "connections the client shares both cores with the mock; tasks on one loop keep the client to one.",
+    "Callbacks and tasks on the loop keep the client to one thread, as h2load's `-t 1`; tasks on the",
+    "pool spread it over NIO's loops (one per core), which it then shares with the mock. (Until",
+    "2026-11-29 the callbacks too ran on every loop, as the worker's connections did before shards.)",
     "",
 ]
 lines += amqp_section(os.path.join(folder, "amqp.txt"))
