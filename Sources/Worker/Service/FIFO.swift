@@ -22,14 +22,6 @@ struct FIFO<Element> {
     /// The first element, left in the line.
     var first: Element? { items.first }
 
-    /// Takes out the first element matching `matches` wherever it stands (O(n): for rare withdrawals).
-    mutating func remove(firstWhere matches: (Element) -> Bool) -> Element? {
-        guard let index = items.firstIndex(where: matches) else { return nil }
-        let item = items.remove(at: index)
-        releaseRoomIfEmpty()
-        return item
-    }
-
     /// Empties the line, keeping up to the room a line keeps once empty.
     mutating func removeAll() {
         items.removeAll(keepingCapacity: items.capacity <= Self.retainedCapacity)
