@@ -1,6 +1,5 @@
 public import AMQP
 import CoreMetrics
-import NIOConcurrencyHelpers
 import Synchronization
 import APNsClient
 import APNsCore
@@ -22,7 +21,6 @@ public final class JobProcessor: Sendable {
     /// What this processor shares with the other shards' (see ``SharedJobState``).
     let shared: SharedJobState
     /// The credentials in force; a reload (SIGHUP) swaps them while jobs run.
-    var credentialsInForce: NIOLockedValueBox<CredentialRegistry> { shared.credentialsInForce }
     var credentials: CredentialRegistry { shared.credentials }
     let policy: RetryPolicy
     let gate: CredentialGate
