@@ -21,6 +21,9 @@ struct ShardFlowTests {
         let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator()).count
         #expect(Set(shards.map { ObjectIdentifier($0.amqp.eventLoop) }).count == min(2, loops), "a loop of its own while there are enough")
 
+        // Both shards consume before the jobs arrive: a shard still connecting would leave the whole
+        // queue to the other, and the test would say nothing about sharing.
+        try await waitUntil { worker.service.readiness().ready }
         let ids = (0..<600).map { "shard-\($0)" }
         try await harness.publish(ids.map { JobFactory.alert(id: $0) })
         let results = try await harness.results(covering: Set(ids))
