@@ -54,10 +54,16 @@ extension APNsConnection {
             run(machine.submitFailed(submission, .sessionRefused("the HTTP/2 session is gone")))
             return
         }
-        let request = requests[submission.context].request
-        request.writeHeaders(authority: authority, token: submission.token, into: &headerBlock)
         do {
-            let streamID = try session.submitRequest(headers: headerBlock, body: request.body)
+            let streamID: Int32
+            switch requests[submission.context].request {
+            case .notification(let request):
+                RequestHeaders.write(for: request, token: submission.token, into: &headerBlock)
+                streamID = try session.submitRequest(headerBlock, body: request.payload)
+            case .channel(let request):
+                let headers = RequestHeaders.make(for: request, authority: authority, token: submission.token)
+                streamID = try session.submitRequest(headers: headers, body: request.body)
+            }
             run(machine.streamOpened(submission, as: streamID, now: .now()))
         } catch where error.isInvalidHeader {
             run(machine.submitFailed(submission, .invalidRequest(error.message)))

@@ -40,8 +40,9 @@ final class APNsConnection: @unchecked Sendable {
     var machine: Machine
     var requests = RequestSlots<PendingRequest>()
     var timers = Timers()
-    /// The header block being submitted, kept between requests for its storage (``RequestHeaders``).
-    var headerBlock: [HTTP2Header] = []
+    /// The header block of the push being submitted: the connection's template, then the push's own
+    /// fields (``RequestHeaders``), kept between requests for its storage.
+    var headerBlock: HTTP2HeaderBlock
 
     /// The scheduled tasks the machine asked for, cancelled when the socket closes so a closed
     /// connection is not kept alive by them.
@@ -74,6 +75,7 @@ final class APNsConnection: @unchecked Sendable {
         self.statistics = statistics
         self.report = report
         authority = endpoint.description
+        headerBlock = RequestHeaders.template(authority: authority)
         var logger = logger
         logger[metadataKey: "apns.connection"] = "\(id)"
         self.logger = logger

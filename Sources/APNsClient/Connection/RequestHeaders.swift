@@ -8,31 +8,40 @@ import HTTP2
 /// HPACK table. Everything else repeats and is indexed. (nghttp2 never indexes `authorization` in any
 /// case, whatever the flag says.)
 enum RequestHeaders {
-    /// Replaces `headers` with `request`'s block. The connection passes the same array every time, so
-    /// its storage is reused: a new array per request was an allocation (and, grown from empty, three).
-    static func write(for request: NotificationRequest, authority: String, token: ProviderToken?, into headers: inout [HTTP2Header]) {
-        headers.removeAll(keepingCapacity: true)
-        headers.reserveCapacity(11)
-        headers.append(HTTP2Header(":method", "POST"))
-        headers.append(HTTP2Header(":scheme", "https"))
-        headers.append(HTTP2Header(":authority", authority))
-        headers.append(HTTP2Header(":path", request.path, neverIndexed: true))
+    /// The fields every push on a connection shares, laid out (and `:authority` checked) once.
+    static func template(authority: String) -> HTTP2HeaderBlock {
+        var block = HTTP2HeaderBlock()
+        block.reserveCapacity(fields: 11, bytes: 512)
+        block.append(":method", "POST")
+        block.append(":scheme", "https")
+        block.append(":authority", authority)
+        return block
+    }
+
+    /// How many fields ``template(authority:)`` holds.
+    static let templateCount = 3
+
+    /// Replaces what follows the template in `block` with `request`'s fields. The connection passes
+    /// the same block every time, so its storage is reused and the template's fields stay as they are.
+    static func write(for request: NotificationRequest, token: ProviderToken?, into block: inout HTTP2HeaderBlock) {
+        block.removeFields(after: templateCount)
+        block.append(":path", prefix: NotificationRequest.pathPrefix, request.deviceToken.hexString, neverIndexed: true)
         if let token {
-            headers.append(HTTP2Header("authorization", token.bearerHeaderValue, neverIndexed: true))
+            block.append("authorization", token.bearerHeaderValue, neverIndexed: true)
         }
-        headers.append(HTTP2Header("apns-push-type", request.pushType.headerValue))
-        headers.append(HTTP2Header("apns-topic", request.topic))
-        headers.append(HTTP2Header("apns-priority", request.priority.headerValue))
+        block.append("apns-push-type", request.pushType.headerValue)
+        block.append("apns-topic", request.topic)
+        block.append("apns-priority", decimal: Int64(request.priority.rawValue))
         if let expiration = request.expiration {
-            headers.append(HTTP2Header("apns-expiration", expiration.headerValue))
+            block.append("apns-expiration", decimal: expiration.epochSeconds)
         }
         if let collapseID = request.collapseID {
-            headers.append(HTTP2Header("apns-collapse-id", collapseID.value))
+            block.append("apns-collapse-id", collapseID.value)
         }
         if let apnsID = request.apnsID {
-            headers.append(HTTP2Header("apns-id", apnsID.value, neverIndexed: true))
+            block.append("apns-id", apnsID.value, neverIndexed: true)
         }
-        headers.append(HTTP2Header("content-type", "application/json"))
+        block.append("content-type", "application/json")
     }
 
     /// A channel request's header block: like a push's, `:path` and `authorization` never indexed;

@@ -66,7 +66,10 @@ public struct NotificationRequest: Sendable {
         return copy
     }
 
-    /// The request's `:path`: joined rather than interpolated, since an interpolation grows its buffer
-    /// once more, on every request.
-    public var path: String { "/3/device/" + deviceToken.hexString }
+    /// What a request's `:path` starts with; the device token's hex follows.
+    public static let pathPrefix: StaticString = "/3/device/"
+
+    /// The request's `:path`. (A connection writes it into its header block from ``pathPrefix`` and
+    /// the token, without this `String`.)
+    public var path: String { "\(Self.pathPrefix)\(deviceToken.hexString)" }
 }

@@ -13,10 +13,15 @@ public enum HTTP2HeaderRules {
     }
 
     private static func nameProblem(of header: HTTP2Header, _ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let first = bytes.first else { return "a header has an empty name" }
+        guard !bytes.isEmpty else { return "a header has an empty name" }
+        return isName(bytes) ? nil : "header name \(printable(header.name)) is not a lowercase token"
+    }
+
+    /// True when `bytes` is a lowercase token, or one after a single colon (a pseudo-header).
+    static func isName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first else { return false }
         let rest = first == UInt8(ascii: ":") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
-        guard !rest.isEmpty, rest.allSatisfy(isNameByte) else { return "header name \(printable(header.name)) is not a lowercase token" }
-        return nil
+        return !rest.isEmpty && rest.allSatisfy(isNameByte)
     }
 
     private static func valueProblem(of header: HTTP2Header, _ bytes: UnsafeBufferPointer<UInt8>) -> String? {
@@ -32,7 +37,7 @@ public enum HTTP2HeaderRules {
     /// True when `bytes` holds no control character (tab included) and does not start or end with a
     /// space: then the value is certainly valid. False sends it to ``valueProblem(of:_:)``, which also
     /// accepts the tabs this check refuses.
-    private static func hasOnlyFieldBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func hasOnlyFieldBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, let first = bytes.first, let last = bytes.last else { return true }
         guard first != 0x20, last != 0x20 else { return false }
         let lows: UInt64 = 0x0101_0101_0101_0101
@@ -52,14 +57,6 @@ public enum HTTP2HeaderRules {
             offset += 1
         }
         return true
-    }
-
-    /// The first problem among `headers`, or nil.
-    public static func problem(in headers: [HTTP2Header]) -> String? {
-        for header in headers {
-            if let problem = problem(with: header) { return problem }
-        }
-        return nil
     }
 
     /// Every header of every request passes here: no array literal per call.

@@ -8,13 +8,22 @@ extension HTTP2Session {
     /// nghttp2 queues the request if the server's stream limit is reached; callers that want to honour
     /// the limit themselves check ``remoteMaxConcurrentStreams`` first.
     public func submitRequest(headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) -> Int32 {
-        if let problem = HTTP2HeaderRules.problem(in: headers) { throw .invalidHeader(problem, operation: "submit request") }
-        return try submitUncheckedRequest(headers: headers, body: body)
+        try submitRequest(HTTP2HeaderBlock(headers), body: body)
+    }
+
+    /// The same with a block built field by field (a client's per-request path: no `String`s).
+    public func submitRequest(_ block: HTTP2HeaderBlock, body: [UInt8]) throws(HTTP2Error) -> Int32 {
+        if let problem = block.problem { throw .invalidHeader(problem, operation: "submit request") }
+        return try submitUncheckedRequest(block, body: body)
     }
 
     /// A request exactly as given, malformed or not: for tests of how a server treats a bad client.
     func submitUncheckedRequest(headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) -> Int32 {
-        let streamID = try withNameValuePairs(headers) { pairs throws(HTTP2Error) in
+        try submitUncheckedRequest(HTTP2HeaderBlock(headers), body: body)
+    }
+
+    private func submitUncheckedRequest(_ block: HTTP2HeaderBlock, body: [UInt8]) throws(HTTP2Error) -> Int32 {
+        let streamID = try withNameValuePairs(block) { pairs throws(HTTP2Error) in
             try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in
                 try HTTP2Error.check(nghttp2_submit_request(session, nil, pairs.baseAddress, pairs.count, provider, nil), "submit request")
             }
@@ -25,9 +34,10 @@ extension HTTP2Session {
 
     /// Answers a request (server role).
     public func submitResponse(streamID: Int32, headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) {
-        if let problem = HTTP2HeaderRules.problem(in: headers) { throw .invalidHeader(problem, operation: "submit response on stream \(streamID)") }
+        let block = HTTP2HeaderBlock(headers)
+        if let problem = block.problem { throw .invalidHeader(problem, operation: "submit response on stream \(streamID)") }
         stream(streamID).outgoingBody = body
-        _ = try withNameValuePairs(headers) { pairs throws(HTTP2Error) in
+        _ = try withNameValuePairs(block) { pairs throws(HTTP2Error) in
             try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in
                 try HTTP2Error.check(
                     nghttp2_submit_response(session, streamID, pairs.baseAddress, pairs.count, provider),
@@ -89,29 +99,26 @@ extension HTTP2Session {
         return try withUnsafePointer(to: &provider) { pointer throws(HTTP2Error) in try body(pointer) }
     }
 
-    /// Lays the fields out in one stack buffer and calls `body` with `nghttp2_nv`s pointing into it;
-    /// nghttp2 copies them during the submit call, so nothing outlives `body` and nothing is allocated.
+    /// Calls `body` with `nghttp2_nv`s pointing into the block's storage; nghttp2 copies them during
+    /// the submit call, so nothing outlives `body`, and the pairs are on the stack.
     private func withNameValuePairs<T>(
-        _ headers: [HTTP2Header],
+        _ block: HTTP2HeaderBlock,
         _ body: (UnsafeBufferPointer<nghttp2_nv>) throws(HTTP2Error) -> T
     ) throws(HTTP2Error) -> T {
-        let byteCount = headers.reduce(1) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         let noIndex = UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue)
         let none = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { storage throws(HTTP2Error) in
-            try withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: headers.count) { pairs throws(HTTP2Error) in
-                var offset = 0
-                func place(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
-                    let start = storage.baseAddress! + offset
-                    let written = UnsafeMutableBufferPointer(rebasing: storage[offset...]).initialize(from: text.utf8).1
-                    offset += written
-                    return (start, written)
-                }
-                for (index, header) in headers.enumerated() {
-                    let (name, nameLength) = place(header.name)
-                    let (value, valueLength) = place(header.value)
-                    (pairs.baseAddress! + index).initialize(
-                        to: nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength, flags: header.neverIndexed ? noIndex : none)
+        return try block.withFields { storage, fields throws(HTTP2Error) in
+            guard let start = storage.baseAddress else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+            // nghttp2 takes mutable pointers but only reads them (it copies the block).
+            let base = UnsafeMutablePointer(mutating: start)
+            return try withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: fields.count) { pairs throws(HTTP2Error) in
+                for (index, field) in zip(pairs.indices, fields) {
+                    pairs.initializeElement(
+                        at: index,
+                        to: nghttp2_nv(
+                            name: base + field.nameStart, value: base + field.valueStart, namelen: field.nameCount,
+                            valuelen: field.valueCount, flags: field.neverIndexed ? noIndex : none
+                        )
                     )
                 }
                 return try body(UnsafeBufferPointer(pairs))

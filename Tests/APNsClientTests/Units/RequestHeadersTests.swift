@@ -14,24 +14,37 @@ struct RequestHeadersTests {
             expiration: .immediately, collapseID: CollapseID("c"), apnsID: APNsID.random(), payload: Array("{}".utf8)
         )
         let signer = try ProviderTokenSigner(teamID: "TEAMID0001", keyID: "TESTKEY001", key: ES256PrivateKeyLoader.load("TESTKEY001"))
-        var headers: [HTTP2Header] = []
-        RequestHeaders.write(for: request, authority: "api.push.apple.com:443", token: try signer.token(issuedAt: Date()), into: &headers)
+        var block = RequestHeaders.template(authority: "api.push.apple.com:443")
+        RequestHeaders.write(for: request, token: try signer.token(issuedAt: Date()), into: &block)
+        let headers = block.headers
         let never = Set(headers.filter(\.neverIndexed).map(\.name))
         #expect(never == [":path", "authorization", "apns-id"])
         #expect(headers.value(of: ":path") == request.path)
+        #expect(headers.value(of: ":authority") == "api.push.apple.com:443")
         #expect(headers.value(of: "apns-push-type") == "voip")
         #expect(headers.value(of: "apns-priority") == "10")
         #expect(headers.value(of: "apns-expiration") == "0")
         #expect(headers.value(of: "apns-collapse-id") == "c")
         #expect(headers.prefix(4).allSatisfy { $0.name.hasPrefix(":") })
+        #expect(block.problem == nil)
     }
 
-    @Test("certificate requests carry no authorization, and optional headers are left out")
+    @Test("certificate requests carry no authorization, and optional headers are left out; the template stays, the rest is replaced")
     func minimal() throws {
-        let request = try NotificationRequest(deviceToken: DeviceToken(hex: "abcd"), topic: "com.example.app", payload: Array("{}".utf8))
-        var headers = [HTTP2Header(":method", "GET")]
-        RequestHeaders.write(for: request, authority: "h:1", token: nil, into: &headers)
-        #expect(headers.value(of: ":method") == "POST", "the block replaces what the array held")
+        let first = try NotificationRequest(
+            deviceToken: DeviceToken(hex: "abcd"), topic: "com.example.app", expiration: NotificationExpiration(epochSeconds: 1_767_225_600),
+            collapseID: CollapseID("c"), apnsID: APNsID.random(), payload: Array("{}".utf8)
+        )
+        let second = try NotificationRequest(deviceToken: DeviceToken(hex: "ef01"), topic: "com.example.app", priority: .conservePower, payload: Array("{}".utf8))
+        var block = RequestHeaders.template(authority: "h:1")
+        RequestHeaders.write(for: first, token: nil, into: &block)
+        #expect(block.headers.value(of: "apns-expiration") == "1767225600")
+        RequestHeaders.write(for: second, token: nil, into: &block)
+        let headers = block.headers
+        #expect(headers.map(\.name) == [":method", ":scheme", ":authority", ":path", "apns-push-type", "apns-topic", "apns-priority", "content-type"])
+        #expect(headers.value(of: ":method") == "POST")
+        #expect(headers.value(of: ":path") == "/3/device/ef01")
+        #expect(headers.value(of: "apns-priority") == "5")
         #expect(headers.value(of: "authorization") == nil)
         #expect(headers.value(of: "apns-id") == nil)
         #expect(headers.value(of: "apns-expiration") == nil)
