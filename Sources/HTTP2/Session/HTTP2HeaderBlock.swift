@@ -60,8 +60,7 @@ public struct HTTP2HeaderBlock: Sendable {
     /// Appends a field whose name is a literal in this program's code: it is checked only in debug
     /// builds, where the tests run every such name.
     public mutating func append(_ name: StaticString, _ value: String, neverIndexed: Bool = false) {
-        var value = value
-        value.withUTF8 { append(name, prefix: "", $0, neverIndexed: neverIndexed) }
+        append(name, prefix: "", value, neverIndexed: neverIndexed)
     }
 
     /// Appends a field whose value is `prefix` followed by `value` (a `:path`, without joining them
@@ -113,9 +112,10 @@ public struct HTTP2HeaderBlock: Sendable {
         appendValue(prefix: prefix, value, nameStart: nameStart, neverIndexed: neverIndexed)
     }
 
-    /// Appends the value of the field whose name starts at `nameStart` and ends the block, and the
-    /// field itself. The quick check looks at `value` alone: a prefix is a literal of ours, and a value
-    /// it refuses that is fine after the prefix is cleared by the full rules.
+    /// Appends `prefix` and `value` after the name already written at `nameStart`, and records the
+    /// field that spans them. The quick check looks at `value` alone: a prefix is a literal of ours,
+    /// and a value the check refuses only for where it stands (a leading space after the prefix) is
+    /// then cleared by the full rules.
     private mutating func appendValue(prefix: StaticString, _ value: UnsafeBufferPointer<UInt8>, nameStart: Int, neverIndexed: Bool) {
         let valueStart = bytes.count
         prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
