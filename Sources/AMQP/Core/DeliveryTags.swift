@@ -2,51 +2,52 @@
 /// flush: a run of asks that covers the oldest outstanding deliveries goes out as one `basic.ack` with
 /// `multiple`, instead of one frame per job. No I/O.
 struct DeliveryTags: Equatable {
-    /// Outstanding delivery tags, oldest first (the broker numbers deliveries in order).
-    private var outstanding: [UInt64] = []
-    private var start = 0
-    /// Acks asked for since the last flush.
-    private var asked: Set<UInt64> = []
+    /// Outstanding deliveries (the broker numbers them in order), each with whether its ack was asked.
+    private var outstanding = NumberedWindow<Bool>()
+    /// The tags asked for since the last flush, in the order asked.
+    private var asked: [UInt64] = []
 
     /// How many deliveries are outstanding.
-    var count: Int { outstanding.count - start }
+    var count: Int { outstanding.count }
 
     /// A delivery arrived.
     mutating func delivered(_ tag: UInt64) {
-        outstanding.append(tag)
+        outstanding.insert(false, at: tag)
     }
 
-    /// An ack for `tag` is wanted; it goes out at the next ``flush()``.
+    /// An ack for `tag` is wanted; it goes out at the next ``flush()``. A tag not outstanding is
+    /// dropped: a duplicate ack would close the channel.
     mutating func ack(_ tag: UInt64) {
-        asked.insert(tag)
+        guard outstanding[tag] == false else { return }
+        outstanding.update(at: tag) { $0 = true }
+        asked.append(tag)
     }
 
     /// `tag` is rejected (sent at once): it is no longer outstanding.
     mutating func rejected(_ tag: UInt64) {
-        asked.remove(tag)
-        remove([tag])
+        outstanding.removeValue(at: tag)
     }
 
     /// The ack frames for everything asked since the last flush: one `multiple` ack for the longest run
-    /// of asks at the front of the outstanding deliveries, single acks for the rest.
+    /// of asks at the front of the outstanding deliveries, single acks for the rest, in tag order.
     mutating func flush() -> [(tag: UInt64, multiple: Bool)] {
         guard !asked.isEmpty else { return [] }
         var frames: [(tag: UInt64, multiple: Bool)] = []
-        var prefix = start
-        while prefix < outstanding.count, asked.contains(outstanding[prefix]) { prefix += 1 }
-        if prefix > start {
-            let last = outstanding[prefix - 1]
-            frames.append((last, prefix - start > 1))
-            for index in start..<prefix { asked.remove(outstanding[index]) }
-            start = prefix
+        var run = 0
+        var last: UInt64 = 0
+        while !outstanding.isEmpty, outstanding[outstanding.oldest] == true {
+            last = outstanding.oldest
+            outstanding.removeValue(at: last)
+            run += 1
         }
-        // Asks behind a delivery still in progress, and asks for tags not outstanding (a duplicate ack
-        // would close the channel, so those are dropped).
-        let rest = asked.filter { tag in outstanding[start...].contains(tag) }.sorted()
-        frames += rest.map { ($0, false) }
-        remove(rest)
-        asked.removeAll()
-        compact()
+        if run > 0 { frames.append((last, run > 1)) }
+        // Asks behind a delivery still in progress. A tag asked twice, or rejected since, is gone already.
+        asked.sort()
+        for tag in asked where outstanding[tag] == true {
+            outstanding.removeValue(at: tag)
+            frames.append((tag, false))
+        }
+        asked.removeAll(keepingCapacity: true)
         return frames
     }
 
@@ -55,22 +56,7 @@ struct DeliveryTags: Equatable {
         self = DeliveryTags()
     }
 
-    private mutating func remove(_ tags: [UInt64]) {
-        guard !tags.isEmpty else { return }
-        let gone = Set(tags)
-        outstanding = Array(outstanding[start...].filter { !gone.contains($0) })
-        start = 0
-    }
-
-    /// Drops the settled front of the array once it is the larger part.
-    private mutating func compact() {
-        if start > 64, start * 2 > outstanding.count {
-            outstanding.removeFirst(start)
-            start = 0
-        }
-    }
-
     static func == (lhs: DeliveryTags, rhs: DeliveryTags) -> Bool {
-        Array(lhs.outstanding[lhs.start...]) == Array(rhs.outstanding[rhs.start...]) && lhs.asked == rhs.asked
+        lhs.outstanding.elements.elementsEqual(rhs.outstanding.elements) { $0.number == $1.number && $0.value == $1.value }
     }
 }

@@ -11,10 +11,8 @@ struct PublishConfirms<Waiter> {
 
     /// The sequence number the next publish gets.
     private(set) var nextSequence: UInt64 = 1
-    private var waiters: [UInt64: Waiter] = [:]
-    private var returns: [UInt64: AMQPPublishOutcome] = [:]
-    /// No unsettled publish is below this; keeps `multiple` acks linear overall.
-    private var lowestUnsettled: UInt64 = 1
+    /// Each unsettled publish's waiter, and its return when the broker sent one.
+    private var waiters = NumberedWindow<(waiter: Waiter, returned: AMQPPublishOutcome?)>()
 
     /// Publishes awaiting a confirm.
     var count: Int { waiters.count }
@@ -23,37 +21,36 @@ struct PublishConfirms<Waiter> {
     @discardableResult
     mutating func sent(_ waiter: Waiter) -> UInt64 {
         let sequence = nextSequence
-        waiters[sequence] = waiter
+        waiters.insert((waiter, nil), at: sequence)
         nextSequence += 1
         return sequence
     }
 
     /// A `basic.return` for the publish numbered `sequence`: its ack will settle it as returned.
     mutating func returned(sequence: UInt64, replyCode: UInt16, replyText: String) {
-        guard waiters[sequence] != nil else { return }
-        returns[sequence] = .returned(replyCode: replyCode, replyText: replyText)
+        waiters.update(at: sequence) { $0.returned = .returned(replyCode: replyCode, replyText: replyText) }
     }
 
     /// A `basic.ack` (`positive`) or `basic.nack`: the settled publishes, oldest first, with their outcomes.
     mutating func settle(deliveryTag: UInt64, multiple: Bool, positive: Bool) -> [(Waiter, AMQPPublishOutcome)] {
+        guard !waiters.isEmpty else { return [] }
+        // Everything below the oldest unsettled publish is settled already, so a late `multiple` ack
+        // has nothing to add.
+        let first = multiple ? waiters.oldest : deliveryTag
+        // No publish above the newest sent is waiting (a broker's tag beyond it settles nothing more).
+        let last = min(deliveryTag, nextSequence - 1)
+        guard last >= first else { return [] }
         var settled: [(Waiter, AMQPPublishOutcome)] = []
-        // Everything below lowestUnsettled is settled already, so a late `multiple` ack has nothing to add.
-        let first = multiple ? lowestUnsettled : deliveryTag
-        guard deliveryTag >= first else { return [] }
-        for tag in first...deliveryTag {
-            guard let waiter = waiters.removeValue(forKey: tag) else { continue }
-            let returnOutcome = returns.removeValue(forKey: tag)
-            settled.append((waiter, positive ? returnOutcome ?? .confirmed : .nacked))
-        }
-        while lowestUnsettled < nextSequence, waiters[lowestUnsettled] == nil {
-            lowestUnsettled += 1
+        for tag in first...last {
+            guard let (waiter, returned) = waiters.removeValue(at: tag) else { continue }
+            settled.append((waiter, positive ? returned ?? .confirmed : .nacked))
         }
         return settled
     }
 
     /// The channel is gone: every waiter, oldest first, and a fresh numbering for the next channel.
     mutating func reset() -> [Waiter] {
-        let pending = waiters.sorted { $0.key < $1.key }.map(\.value)
+        let pending = waiters.removeAll().map(\.waiter)
         self = PublishConfirms()
         return pending
     }

@@ -47,9 +47,9 @@ extension ConnectionDriver {
         case .send(let id, let sequence):
             write(id, sequence: sequence)
         case .resumePublish(let id, let outcome):
-            publishes.removeValue(forKey: id)?.continuation?.resume(with: outcome.mapError { $0 })
+            publishes.removeValue(at: id)?.continuation.resume(with: outcome.mapError { $0 })
         case .resumeBatch(let id, let outcomes, let acked):
-            batches.removeValue(forKey: id)?(AMQPBatchOutcome(outcomes: outcomes, acked: acked))
+            batches.removeValue(at: id)?(AMQPBatchOutcome(outcomes: outcomes, acked: acked))
         case .sendAck(let tag, let multiple):
             connection?.write(.basicAck(deliveryTag: tag, multiple: multiple), on: AMQPConnection.workChannel)
         case .sendReject(let tag, let requeue):
@@ -70,10 +70,15 @@ extension ConnectionDriver {
     /// Writes publish `id` with its sequence number in a header (a `basic.return` carries no sequence
     /// number; the returned message's headers give it back).
     private func write(_ id: PublishID, sequence: UInt64) {
-        guard let connection, let pending = publishes[id], let request = pending.request else { return }
-        // The body is not needed any more (it would be held until the confirm); a batch member keeps
-        // nothing at all: its batch is resumed as a whole.
-        if pending.continuation == nil { publishes[id] = nil } else { publishes[id]?.request = nil }
+        guard let connection else { return }
+        var taken: PublishRequest?
+        if let member = memberBeingWritten, member.id == id {
+            taken = member.request
+        } else {
+            // The body is not needed any more (it would be held until the confirm): taken out, not copied.
+            publishes.update(at: id) { swap(&taken, &$0.request) }
+        }
+        guard let request = taken else { return }
         do {
             try connection.publish(exchange: request.exchange, routingKey: request.routingKey, mandatory: request.mandatory, message: request.message, sequence: sequence)
         } catch {

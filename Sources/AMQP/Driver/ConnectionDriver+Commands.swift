@@ -38,18 +38,20 @@ extension ConnectionDriver {
             continuation.resume()
         case .publish(let request, let continuation):
             let id = makeID()
-            publishes[id] = PendingPublish(request: request, continuation: continuation)
+            publishes.insert(PendingPublish(request: request, continuation: continuation), at: id)
             run(requestPublish(id, request))
         case .publishBatch(let request, let answer):
             let batch = makeID()
-            batches[batch] = answer
+            batches.insert(answer, at: batch)
             let members = makeIDs(request.messages.count)
             run(state.batchRequested(batch, members: members, deliveryTag: request.deliveryTag, deliveryGeneration: request.generation))
             for (id, outgoing) in zip(members, request.messages) {
                 let single = PublishRequest(exchange: outgoing.exchange, routingKey: outgoing.routingKey, message: outgoing.message, mandatory: outgoing.mandatory, generation: request.generation)
-                publishes[id] = PendingPublish(request: single, continuation: nil)
+                // Written (or refused) within this `run`, straight from here: a member's outcome is its
+                // batch's, so it never waits in `publishes`.
+                memberBeingWritten = (id, single)
                 run(requestPublish(id, single))
-                publishes[id] = nil  // written, or refused: either way its outcome is the batch's now
+                memberBeingWritten = nil
             }
         case .settle(let settlement, let continuation):
             settle(settlement)

@@ -34,10 +34,13 @@ final class ConnectionDriver: @unchecked Sendable {
     var connection: AMQPConnection?
     /// A connection being opened, and who hears how it went.
     var opening: (connection: AMQPConnection, done: (Result<AMQPConnection, AMQPError>) -> Void)?
-    /// Publishes waiting to be written or confirmed: the message until it is written, and the caller's
-    /// continuation (nil for a member of a batch).
-    var publishes: [PublishID: PendingPublish] = [:]
-    var batches: [BatchID: @Sendable (AMQPBatchOutcome) -> Void] = [:]
+    /// Single publishes waiting to be written or confirmed: the message until it is written, and the
+    /// caller's continuation.
+    var publishes = NumberedWindow<PendingPublish>()
+    var batches = NumberedWindow<@Sendable (AMQPBatchOutcome) -> Void>()
+    /// The batch member being written: members are written as their batch is taken, without a place
+    /// in ``publishes`` (their outcomes go to the batch).
+    var memberBeingWritten: (id: PublishID, request: PublishRequest)?
     var nextID: UInt64 = 0
     /// A `consume()` caller waiting for the consumer's first start, and the sink it brought.
     var consumeWaiter: CheckedContinuation<Void, any Error>?
@@ -67,7 +70,7 @@ final class ConnectionDriver: @unchecked Sendable {
 
     struct PendingPublish {
         var request: PublishRequest?
-        let continuation: CheckedContinuation<AMQPPublishOutcome, any Error>?
+        let continuation: CheckedContinuation<AMQPPublishOutcome, any Error>
     }
 
     init(options: AMQPClientOptions, logger: Logger, loop: any EventLoop, counters: ClientCounters, connector: any AMQPConnector, now: @escaping () -> ContinuousClock.Instant) {

@@ -20,12 +20,15 @@ extension ConnectionStateMachine {
     /// Messages published together for one delivery, acked once every one of them is confirmed. The
     /// driver then asks for each member with ``publishRequested(_:generation:)`` or ``publishRefused(_:_:)``.
     mutating func batchRequested(_ batch: BatchID, members: some Collection<PublishID>, deliveryTag: UInt64, deliveryGeneration: UInt64) -> [ConnectionAction] {
-        batches[batch] = Batch(
-            outcomes: Array(repeating: Batch.placeholder, count: members.count), unsettled: members.count,
-            deliveryTag: deliveryTag, deliveryGeneration: deliveryGeneration
+        batches.insert(
+            Batch(
+                outcomes: Array(repeating: Batch.placeholder, count: members.count), unsettled: members.count,
+                deliveryTag: deliveryTag, deliveryGeneration: deliveryGeneration
+            ),
+            at: batch
         )
-        for (index, id) in members.enumerated() { self.members[id] = (batch, index) }
-        guard members.isEmpty, let done = batches.removeValue(forKey: batch) else { return [] }
+        for (index, id) in members.enumerated() { self.members.insert((batch, index), at: id) }
+        guard members.isEmpty, let done = batches.removeValue(at: batch) else { return [] }
         return resolve(done, batch)
     }
 
@@ -44,17 +47,15 @@ extension ConnectionStateMachine {
 
     /// Publish `id` has its outcome: resumed alone, or recorded in its batch.
     mutating func settle(_ id: PublishID, _ outcome: Result<AMQPPublishOutcome, AMQPError>) -> [ConnectionAction] {
-        guard let (batch, index) = members.removeValue(forKey: id) else { return [.resumePublish(id, outcome)] }
-        // Taken out and put back rather than changed in place: `Dictionary`'s `modify` accessor is a
-        // coroutine whose frame is heap-allocated, and this runs for every confirm.
-        guard var pending = batches.removeValue(forKey: batch) else { return [] }
-        pending.outcomes[index] = outcome
-        pending.unsettled -= 1
-        guard pending.unsettled == 0 else {
-            batches[batch] = pending
-            return []
+        guard let (batch, index) = members.removeValue(at: id) else { return [.resumePublish(id, outcome)] }
+        var unsettled = 0
+        batches.update(at: batch) { pending in
+            pending.outcomes[index] = outcome
+            pending.unsettled -= 1
+            unsettled = pending.unsettled
         }
-        return resolve(pending, batch)
+        guard unsettled == 0, let done = batches.removeValue(at: batch) else { return [] }
+        return resolve(done, batch)
     }
 
     /// Every message of `batch` has its outcome: all confirmed on a live connection of its delivery's

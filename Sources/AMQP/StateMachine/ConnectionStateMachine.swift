@@ -78,8 +78,8 @@ struct ConnectionStateMachine {
     var confirms = PublishConfirms<PublishID>()
     var deliveries = DeliveryTags()
     /// Which batch (and which message in it) each publish belongs to.
-    var members: [PublishID: (batch: BatchID, index: Int)] = [:]
-    var batches: [BatchID: Batch] = [:]
+    var members = NumberedWindow<(batch: BatchID, index: Int)>()
+    var batches = NumberedWindow<Batch>()
     /// Batches whose every message is confirmed: resumed (acked) once their ack is written.
     var batchesAwaitingAck: [(BatchID, [Result<AMQPPublishOutcome, AMQPError>])] = []
 
