@@ -52,11 +52,13 @@ let package = Package(
 
         // The one strict JSON reader (and writer) for jobs, payloads and tokens; no dependencies.
         .target(name: "JSON", swiftSettings: swiftSettings),
-        .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
+        // Tables under increasing numbers (sequence numbers, delivery tags, stream ids) without hashing.
+        .target(name: "NumberedWindows", swiftSettings: swiftSettings),
+        .target(name: "HTTP2", dependencies: ["CNGHTTP2", "NumberedWindows"], swiftSettings: swiftSettings),
         .target(
             name: "AMQP",
             dependencies: [
-                "CRabbitMQ", "TLS", "Transport",
+                "CRabbitMQ", "NumberedWindows", "TLS", "Transport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -83,7 +85,7 @@ let package = Package(
         .target(
             name: "APNsClient",
             dependencies: [
-                "APNsCore", "JSON", "TLS", "HTTP2", "Transport",
+                "APNsCore", "JSON", "NumberedWindows", "TLS", "HTTP2", "Transport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -223,6 +225,7 @@ let package = Package(
         .testTarget(name: "MockAPNsTests", dependencies: ["MockAPNs", "APNsClient", "APNsCore", "TLS", "HTTP2", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: swiftSettings),
+        .testTarget(name: "NumberedWindowsTests", dependencies: ["NumberedWindows"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransportTests",
             dependencies: [

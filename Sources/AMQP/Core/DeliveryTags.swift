@@ -1,3 +1,5 @@
+internal import NumberedWindows
+
 /// The deliveries of the current channel not yet acked or rejected, and the acks asked for since the last
 /// flush: a run of asks that covers the oldest outstanding deliveries goes out as one `basic.ack` with
 /// `multiple`, instead of one frame per job. No I/O.

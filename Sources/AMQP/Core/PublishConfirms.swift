@@ -1,3 +1,5 @@
+internal import NumberedWindows
+
 /// The publisher-confirm bookkeeping of one channel: which publishes await the broker's verdict, and how
 /// acks, nacks and returns settle them. No I/O; `Waiter` is whatever the caller resumes.
 ///

@@ -1,5 +1,6 @@
 internal import Logging
 internal import NIOCore
+internal import NumberedWindows
 
 /// Carrying out the state machine's actions: the connection's writes and calls, and the continuations.
 extension ConnectionDriver {

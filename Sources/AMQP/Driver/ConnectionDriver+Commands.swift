@@ -1,5 +1,6 @@
 internal import Logging
 internal import NIOCore
+internal import NumberedWindows
 
 /// Commands from callers, turned into events of the state machine.
 extension ConnectionDriver {

@@ -1,5 +1,6 @@
 internal import Logging
 internal import NIOCore
+internal import NumberedWindows
 internal import Synchronization
 internal import TLS
 

@@ -1,3 +1,5 @@
+internal import NumberedWindows
+
 /// Publishing: confirms, returns, and batches whose delivery is acked once all their messages are confirmed.
 extension ConnectionStateMachine {
     /// A caller wants publish `id` written, on connection `wanted` only when given.

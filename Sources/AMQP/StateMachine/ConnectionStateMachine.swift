@@ -1,3 +1,5 @@
+internal import NumberedWindows
+
 /// The AMQP client's state, and every decision about it, with no I/O: the connection's life (connect,
 /// fail, back off, rotate through the cluster's nodes, close), publisher confirms and publish batches,
 /// the consumer (start, restart, broker cancels), and which delivery tags to ack.

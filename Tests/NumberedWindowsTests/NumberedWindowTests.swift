@@ -1,5 +1,5 @@
 import Testing
-@testable import AMQP
+import NumberedWindows
 
 @Suite("Numbered window: values under increasing numbers (no I/O)")
 struct NumberedWindowTests {
@@ -87,6 +87,25 @@ struct NumberedWindowTests {
         #expect(window.isEmpty)
         window.insert(1, at: 5_000)
         #expect(window.oldest == 5_000, "an empty window starts again wherever the next number is")
+    }
+
+    @Test("the storage a long-held value stretched shrinks again once it goes, and values stay in place")
+    func storageShrinksAfterAStall() {
+        var window = NumberedWindow<UInt64>()
+        window.insert(0, at: 1)
+        for number in UInt64(2)...100_000 {
+            window.insert(number, at: number)
+            if number > 11 { window.removeValue(at: number - 10) }
+        }
+        let stretched = window.capacity
+        #expect(stretched >= 100_000)
+        window.removeValue(at: 1)
+        for number in UInt64(100_001)...101_000 {
+            window.insert(number, at: number)
+            window.removeValue(at: number - 10)
+        }
+        #expect(window.capacity <= 4096, "stretched to \(stretched), still \(window.capacity) with ten held")
+        #expect(window.elements.map(\.value) == Array(100_991...101_000))
     }
 
     @Test("removeAll hands back every value, oldest first, and leaves the window empty")
