@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "JSON", swiftSettings: swiftSettings),
         // Tables under increasing numbers (sequence numbers, delivery tags, stream ids) without hashing.
         .target(name: "NumberedWindows", swiftSettings: swiftSettings),
-        .target(name: "HTTP2", dependencies: ["CNGHTTP2", "NumberedWindows"], swiftSettings: swiftSettings),
+        .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
         .target(
             name: "AMQP",
             dependencies: [

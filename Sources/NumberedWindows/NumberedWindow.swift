@@ -1,13 +1,14 @@
 /// Values held under numbers that are handed out in increasing order and mostly finished in about that
-/// order: AMQP publish sequence numbers and delivery tags, the AMQP driver's publish and batch ids,
-/// HTTP/2 stream ids. A ring of slots indexed by `number - oldest`, in place of a `Dictionary`, which
-/// hashed each number on every insert, lookup and removal (callgrind: about fourteen times per job in
-/// the AMQP client's tables alone).
+/// order: AMQP publish sequence numbers and delivery tags, the AMQP driver's publish and batch ids. A
+/// ring of slots indexed by `number - oldest`, in place of a `Dictionary`, which hashed each number on
+/// every insert, lookup and removal (callgrind: about fourteen times per job in the AMQP client's
+/// tables).
 ///
 /// Its storage follows the span from the oldest number held to the newest, not the count held: one
 /// value held long while thousands pass keeps a slot for each of them (a few bytes each) until it
-/// goes; then the storage shrinks again, and it is let go once the window empties. Numbers may be skipped (ids another table took, the even
-/// stream ids a client never opens).
+/// goes; then the storage shrinks again, and it is let go once the window empties. Numbers may be
+/// skipped (ids another table took). Not for numbers a peer chooses: a jump from 1 to 2³¹ would
+/// allocate the whole span.
 ///
 /// `@inlinable` throughout: used from other modules, generic code that is not inlined there runs
 /// through value witnesses, which would cost more than the hashing it replaces.

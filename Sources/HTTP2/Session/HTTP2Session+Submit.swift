@@ -36,7 +36,9 @@ extension HTTP2Session {
     public func submitResponse(streamID: Int32, headers: [HTTP2Header], body: [UInt8]) throws(HTTP2Error) {
         let block = HTTP2HeaderBlock(headers)
         if let problem = block.problem { throw .invalidHeader(problem, operation: "submit response on stream \(streamID)") }
-        stream(streamID).outgoingBody = body
+        // A stream the client reset while its answer was held is gone: no state is made for it again
+        // (it would stay for the connection's life), and nghttp2 drops the response.
+        openStream(streamID)?.outgoingBody = body
         _ = try withNameValuePairs(block) { pairs throws(HTTP2Error) in
             try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in
                 try HTTP2Error.check(

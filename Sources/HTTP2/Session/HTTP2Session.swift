@@ -1,5 +1,4 @@
 internal import CNGHTTP2
-internal import NumberedWindows
 
 /// One HTTP/2 connection's protocol state, client or server, on nghttp2 with no I/O inside.
 ///
@@ -11,9 +10,7 @@ public final class HTTP2Session {
 
     public let role: Role
     var session: OpaquePointer!
-    /// Open streams by id: ids only grow, and streams mostly end in about the order they began, so a
-    /// window indexed by the id finds one without hashing it (several lookups per request).
-    var streams = NumberedWindow<StreamState>()
+    var streams: [Int32: StreamState] = [:]
     var events: [HTTP2Event] = []
 
     /// What the session keeps per open stream.
@@ -36,22 +33,31 @@ public final class HTTP2Session {
         }
     }
 
+    /// The stream the last lookup found: a header block's fields, its body's chunks and its end arrive
+    /// one callback each, for one stream after another, so most lookups are for the same stream again.
+    private var recent: (id: Int32, state: StreamState)?
+
     /// The state of stream `streamID`, made on first use.
     func stream(_ streamID: Int32) -> StreamState {
         if let state = openStream(streamID) { return state }
         let state = StreamState()
-        streams.insert(state, at: UInt64(truncatingIfNeeded: streamID))
+        streams[streamID] = state
+        recent = (streamID, state)
         return state
     }
 
     /// The state of stream `streamID` if it is open.
     func openStream(_ streamID: Int32) -> StreamState? {
-        streams[UInt64(truncatingIfNeeded: streamID)]
+        if let recent, recent.id == streamID { return recent.state }
+        guard let state = streams[streamID] else { return nil }
+        recent = (streamID, state)
+        return state
     }
 
     /// Forgets closed stream `streamID`.
     func closeStream(_ streamID: Int32) {
-        streams.removeValue(at: UInt64(truncatingIfNeeded: streamID))
+        streams[streamID] = nil
+        if recent?.id == streamID { recent = nil }
     }
 
     /// - Parameters:
