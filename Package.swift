@@ -52,7 +52,8 @@ let package = Package(
 
         // The one strict JSON reader (and writer) for jobs, payloads and tokens; no dependencies.
         .target(name: "JSON", swiftSettings: swiftSettings),
-        // Tables under increasing numbers (sequence numbers, delivery tags, stream ids) without hashing.
+        // Tables under numbers the AMQP client hands out in order (sequence numbers, delivery tags, ids),
+        // without hashing.
         .target(name: "NumberedWindows", swiftSettings: swiftSettings),
         .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
         .target(
@@ -85,7 +86,7 @@ let package = Package(
         .target(
             name: "APNsClient",
             dependencies: [
-                "APNsCore", "JSON", "NumberedWindows", "TLS", "HTTP2", "Transport",
+                "APNsCore", "JSON", "TLS", "HTTP2", "Transport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
