@@ -8,7 +8,7 @@ import Transport
 extension APNsConnection {
     func run(_ actions: Machine.Actions) {
         var flush = false
-        for action in actions {
+        actions.forEach { action in
             switch action {
             case .submit(let submission):
                 submit(submission)

@@ -39,6 +39,15 @@ struct ActionList<Element>: Sequence, ExpressibleByArrayLiteral {
         for element in rhs { lhs.append(element) }
     }
 
+    /// Calls `body` with each action in order. The connection carries its actions out this way rather
+    /// than through ``makeIterator()``, whose iterator holds a copy of the list and hands out a copy of
+    /// each action: an action carries a request's outcome or token, so every copy retained their strings.
+    func forEach(_ body: (Element) throws -> Void) rethrows {
+        guard head != nil else { return }
+        try body(head.unsafelyUnwrapped)
+        for element in rest { try body(element) }
+    }
+
     func makeIterator() -> Iterator {
         Iterator(list: self)
     }
