@@ -16,9 +16,10 @@ extension JobProcessor {
     ///   - tries: the job's counts after this try; a retry copy and a dead letter carry them.
     ///   - previous: the counts the job arrived with; a job postponed for a refused credential keeps them.
     func publications(
-        for verdict: Verdict, result: JobResult, tries: Tries, previous: Tries, credential: String, context: ResultContext,
+        for verdict: Verdict, result: consuming JobResult, tries: Tries, previous: Tries, credential: String, context: ResultContext,
         readAnswer: (inout JobResult, Verdict) -> Void
     ) -> [Publication] {
+        // Consumed, so this is a move: a copy retained each of the result's strings.
         var result = result
         result.credential = credential
         let original = context.delivery.message

@@ -1,7 +1,11 @@
 public import AMQP
 
 /// One message the worker must get confirmed before it may ack a job.
-public struct Publication: Sendable {
+///
+/// A class, immutable: a publication is handed from the job to the publisher, its batch and the
+/// outcomes remembered for redeliveries, and as a struct each of those copies retained its body, its
+/// properties' strings and its route (about a dozen reference counts a copy).
+public final class Publication: Sendable {
     /// What the message is, for metrics.
     public enum Kind: Sendable, Hashable {
         /// `credential` is the one the worker chose (nil for a job that never had one: malformed, unknown).

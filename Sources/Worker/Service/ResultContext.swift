@@ -27,11 +27,11 @@ struct ResultContext: Sendable {
     /// When the job started: the producer's `published-at` header (milliseconds), else its AMQP
     /// timestamp (whole seconds), else when this worker received it.
     var start: Date {
-        let properties = delivery.message.properties
-        if case .int(let milliseconds) = properties.headers[Self.publishedAtHeader] {
+        // Read in place: a local copy of the properties retained each of their strings.
+        if case .int(let milliseconds) = delivery.message.properties.headers[Self.publishedAtHeader] {
             return Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
         }
-        return properties.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? received
+        return delivery.message.properties.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? received
     }
 
     /// The largest latency a result reports (a year): anything longer is a producer's clock error.
