@@ -4,7 +4,10 @@ public import Foundation
 ///
 /// The JWT itself is reachable only through ``bearerHeaderValue``; `description`, `debugDescription` and
 /// reflection show the key id and issue time, so a token cannot reach a log by interpolation or `dump`.
-public struct ProviderToken: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+///
+/// An immutable class: every request on a connection carries the token through the connection's
+/// state machine and its actions, and each copy of a struct retained its strings one by one.
+public final class ProviderToken: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// `bearer <JWT>`, built once: it goes into every request on the connection.
@@ -19,6 +22,15 @@ public struct ProviderToken: Hashable, Sendable, CustomStringConvertible, Custom
         self.keyID = keyID
         self.teamID = teamID
         self.issuedAt = issuedAt
+    }
+
+    /// Tokens are equal when they are the same signed token; the same object is the common case.
+    public static func == (lhs: ProviderToken, rhs: ProviderToken) -> Bool {
+        lhs === rhs || (lhs.bearer == rhs.bearer && lhs.keyID == rhs.keyID && lhs.teamID == rhs.teamID && lhs.issuedAt == rhs.issuedAt)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bearer)
     }
 
     /// `bearer <JWT>`: the value of the `authorization` header. Send it; never log it.
