@@ -117,8 +117,8 @@ extension ConnectionDriver {
     /// Runs a topology request's calls one after another on the topology channel; the first refusal
     /// ends it (a refusal closes only that channel; anything worse takes the connection).
     private func runTopology(_ request: TopologyRequest, _ done: @escaping (Result<AMQPQueueCounts, AMQPError>) -> Void) {
-        guard let connection, connection.isOpen, state.closing == nil else {
-            done(.failure(AMQPError(.notConnected, operation: request.operation, message: state.closing != nil ? "the client is closing" : "the connection is down; reconnecting")))
+        guard let connection, connection.isOpen, !state.isClosing else {
+            done(.failure(AMQPError(.notConnected, operation: request.operation, message: state.isClosing ? "the client is closing" : "the connection is down; reconnecting")))
             return
         }
         var calls = request.calls[...]

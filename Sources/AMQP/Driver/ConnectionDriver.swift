@@ -54,7 +54,11 @@ final class ConnectionDriver: @unchecked Sendable {
     /// Connections told to close whose socket has not closed yet.
     var closingConnections = 0
     /// The state machine's next deadline, and the timer set for it.
-    var timer: (due: ContinuousClock.Instant, task: Scheduled<Void>)?
+    var timer: (due: ContinuousClock.Instant, task: Scheduled<Void>)? {
+        didSet { timerIsSet = timer != nil }
+    }
+    /// Whether ``timer`` is set, as a flag: see ``scheduleTimer()``.
+    private var timerIsSet = false
     /// A tick of the state machine is running (it must not start another from within).
     var ticking = false
     /// Acks and batches settled outside a read wait for the end of the tick, to go out together.
@@ -95,7 +99,7 @@ final class ConnectionDriver: @unchecked Sendable {
         for action in actions { perform(action) }
         // A close ends as soon as the last confirm arrived or the connection went, not only at its
         // deadline: the state machine decides that in `tick`, so it hears every change while closing.
-        if state.closing != nil, case .running = phase, !ticking {
+        if state.isClosing, case .running = phase, !ticking {
             ticking = true
             let more = state.tick(now: now())
             ticking = false
@@ -141,6 +145,10 @@ final class ConnectionDriver: @unchecked Sendable {
 
     /// One timer, for the state machine's earliest deadline (a reconnect, a consumer retry, a close).
     private func scheduleTimer() {
+        // Nearly every call: consuming, not closing, no timer. Decided from flags, because testing or
+        // comparing optional `Instant`s goes through their value witnesses (about 900 instructions a
+        // call here, counted by callgrind).
+        if !timerIsSet, state.isConsuming, !state.isClosing { return }
         // A closed client has nothing due: its state machine still holds the close's deadline.
         let due: ContinuousClock.Instant? = if case .closed = phase { nil } else { state.nextDeadlineInPlace() }
         guard due != timer?.due else { return }

@@ -4,7 +4,7 @@ extension ConnectionStateMachine {
     /// delivering before the last acks and rejects go out, and the close completes once every confirm
     /// arrived, the deadline passed, or the connection is gone (see ``tick(now:)``).
     mutating func closeRequested(now: ContinuousClock.Instant, timeout: Duration) -> [ConnectionAction] {
-        guard closing == nil else { return [] }
+        guard !isClosing else { return [] }
         closing = now + timeout
         if case .down = link { link = .down(reconnectAt: nil) }
         return cancelRequested()

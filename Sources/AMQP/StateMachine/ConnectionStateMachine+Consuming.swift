@@ -10,8 +10,8 @@ extension ConnectionStateMachine {
         guard !queues.isEmpty, Set(queues.map(\.name)).count == queues.count else {
             return [.answerConsume(AMQPError(.invalidArgument, operation: "consume \(name)", message: "give one or more distinct queues"))]
         }
-        guard isConnected, closing == nil else {
-            return [.answerConsume(AMQPError(.notConnected, operation: "consume \(name)", message: closing != nil ? "the client is closing" : "the connection is down; reconnecting"))]
+        guard isConnected, !isClosing else {
+            return [.answerConsume(AMQPError(.notConnected, operation: "consume \(name)", message: isClosing ? "the client is closing" : "the connection is down; reconnecting"))]
         }
         guard queues.allSatisfy({ $0.prefetch > 0 }) else {
             // 0 is "no limit" to the broker: every message of the queue would be delivered at once.

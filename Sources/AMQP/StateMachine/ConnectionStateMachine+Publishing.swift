@@ -4,8 +4,8 @@ internal import NumberedWindows
 extension ConnectionStateMachine {
     /// A caller wants publish `id` written, on connection `wanted` only when given.
     mutating func publishRequested(_ id: PublishID, generation wanted: UInt64?) -> [ConnectionAction] {
-        guard isConnected, closing == nil else {
-            let reason = closing != nil ? "the client is closing" : "the connection is down; reconnecting"
+        guard isConnected, !isClosing else {
+            let reason = isClosing ? "the client is closing" : "the connection is down; reconnecting"
             return settle(id, .failure(AMQPError(.notConnected, operation: "publish", message: reason)))
         }
         if let wanted, wanted != generation {
