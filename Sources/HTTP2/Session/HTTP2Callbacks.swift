@@ -30,9 +30,11 @@ enum HTTP2Callbacks {
     static let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, flags, userData in
         guard let frame, let name, let value else { return 0 }
         let session = owner(userData)
+        let nameBytes = UnsafeBufferPointer(start: name, count: nameLength)
+        let valueBytes = UnsafeBufferPointer(start: value, count: valueLength)
         let header = HTTP2Header(
-            String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-            String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self),
+            KnownFieldText.name(nameBytes) ?? String(decoding: nameBytes, as: UTF8.self),
+            KnownFieldText.value(valueBytes) ?? String(decoding: valueBytes, as: UTF8.self),
             neverIndexed: flags & UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) != 0
         )
         if let stream = session.openStream(frame.pointee.hd.stream_id) { stream.headers.append(header) }
