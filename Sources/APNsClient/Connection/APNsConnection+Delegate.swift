@@ -26,8 +26,13 @@ extension APNsConnection: SecureHTTP2HandlerDelegate {
     private func actions(for event: HTTP2Event) -> Machine.Actions {
         switch event {
         case .message(let streamID, let headers, let body):
-            let status = headers.value(of: ":status").flatMap(Int.init) ?? 0
-            return machine.responseReceived(streamID, APNsResponse(status: status, headers: headers.map { ($0.name, $0.value) }, body: body))
+            // One pass, and no array of the headers made for the response: every answer comes here.
+            var status = 0
+            var fields = APNsResponse.HeaderFields()
+            for header in headers {
+                if header.name == ":status" { status = Int(header.value) ?? 0 } else { fields.take(name: header.name, value: header.value) }
+            }
+            return machine.responseReceived(streamID, APNsResponse(status: status, fields: fields, body: body))
         case .streamClosed(let streamID, let errorCode):
             return machine.streamClosed(streamID, errorCode: errorCode)
         case .remoteSettings(let maxConcurrentStreams):
