@@ -25,9 +25,10 @@ enum RequestHeaders {
     /// the same block every time, so its storage is reused and the template's fields stay as they are.
     static func write(for request: NotificationRequest, token: ProviderToken?, into block: inout HTTP2HeaderBlock) {
         block.removeFields(after: templateCount)
-        block.append(":path", prefix: NotificationRequest.pathPrefix, request.deviceToken.hexString, neverIndexed: true)
+        // The device token, the provider token and the apns-id are valid header values by construction.
+        block.append(":path", prefix: NotificationRequest.pathPrefix, trusted: request.deviceToken.hexString, neverIndexed: true)
         if let token {
-            block.append("authorization", token.bearerHeaderValue, neverIndexed: true)
+            block.append("authorization", trusted: token.bearerHeaderValue, neverIndexed: true)
         }
         block.append("apns-push-type", request.pushType.headerValue)
         block.append("apns-topic", request.topic)
@@ -39,7 +40,7 @@ enum RequestHeaders {
             block.append("apns-collapse-id", collapseID.value)
         }
         if let apnsID = request.apnsID {
-            block.append("apns-id", apnsID.value, neverIndexed: true)
+            block.append("apns-id", trusted: apnsID.value, neverIndexed: true)
         }
         block.append("content-type", "application/json")
     }

@@ -17,6 +17,19 @@ struct HTTP2HeaderBlockTests {
         #expect(HTTP2HeaderBlock(headers).headers == headers, "fields come back as they went in")
     }
 
+    @Test("a value trusted by its type is written as a checked one is, prefix and flags included")
+    func trustedValues() {
+        var checked = HTTP2HeaderBlock()
+        checked.append(":path", prefix: "/3/device/", "00fd", neverIndexed: true)
+        checked.append("authorization", "bearer a.b.c", neverIndexed: true)
+        var trusted = HTTP2HeaderBlock()
+        trusted.append(":path", prefix: "/3/device/", trusted: "00fd", neverIndexed: true)
+        trusted.append("authorization", trusted: "bearer a.b.c", neverIndexed: true)
+        #expect(trusted.headers == checked.headers)
+        #expect(trusted.headers == [HTTP2Header(":path", "/3/device/00fd", neverIndexed: true), HTTP2Header("authorization", "bearer a.b.c", neverIndexed: true)])
+        #expect(trusted.problem == nil)
+    }
+
     @Test("removing fields after the template forgets their problem, but not the template's")
     func removal() {
         var block = HTTP2HeaderBlock([HTTP2Header(":method", "POST")])
