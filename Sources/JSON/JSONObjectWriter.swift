@@ -13,6 +13,31 @@ public struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "{"))
     }
 
+    /// A string field, left out when `nil`; its name written as prepared once.
+    public mutating func field(_ key: JSONKey, _ value: String?) {
+        guard let value else { return }
+        self.key(key)
+        JSONStringEscaping.append(value, to: &bytes)
+    }
+
+    /// An integer field, left out when `nil`; its name written as prepared once.
+    public mutating func field(_ key: JSONKey, _ value: Int64?) {
+        guard let value else { return }
+        self.key(key)
+        appendDecimal(value)
+    }
+
+    /// An integer field, left out when `nil`; its name written as prepared once.
+    public mutating func field(_ key: JSONKey, _ value: Int?) {
+        field(key, value.map { Int64($0) })
+    }
+
+    /// A field whose value is already JSON; its name written as prepared once.
+    public mutating func field(_ key: JSONKey, json: [UInt8]) {
+        self.key(key)
+        bytes.append(contentsOf: json)
+    }
+
     /// A string field, left out when `nil`.
     public mutating func field(_ key: String, _ value: String?) {
         guard let value else { return }
@@ -64,6 +89,12 @@ public struct JSONObjectWriter {
             bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
             divisor /= 10
         } while divisor > 0
+    }
+
+    private mutating func key(_ key: JSONKey) {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        bytes.append(contentsOf: key.quoted)
     }
 
     private mutating func key(_ key: String) {

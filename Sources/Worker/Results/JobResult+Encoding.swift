@@ -13,35 +13,62 @@ extension JobResult {
     public func encoded() -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 512)
         // In sorted key order: by UTF-8 bytes, as `.sortedKeys` orders them.
-        writer.field(CodingKeys.apnsID.rawValue, apnsID)
-        writer.field(CodingKeys.requestID.rawValue, requestID)
-        writer.field(CodingKeys.apnsUniqueID.rawValue, apnsUniqueID)
-        writer.field(CodingKeys.attempts.rawValue, attempts)
-        writer.field(CodingKeys.channelAction.rawValue, channelAction)
-        writer.field(CodingKeys.channelID.rawValue, channelID)
+        writer.field(Keys.apnsID, apnsID)
+        writer.field(Keys.requestID, requestID)
+        writer.field(Keys.apnsUniqueID, apnsUniqueID)
+        writer.field(Keys.attempts, attempts)
+        writer.field(Keys.channelAction, channelAction)
+        writer.field(Keys.channelID, channelID)
         if let channels {
-            writer.field(CodingKeys.channels.rawValue, json: JSONArrayWriter.write(channels) { JSONStringEscaping.append($0, to: &$1) })
+            writer.field(Keys.channels, json: JSONArrayWriter.write(channels) { JSONStringEscaping.append($0, to: &$1) })
         }
-        writer.field(CodingKeys.completedAt.rawValue, UTCTimestamp.string(completedAt))
-        writer.field(CodingKeys.credential.rawValue, credential)
-        writer.field(CodingKeys.detail.rawValue, detail)
-        writer.field(CodingKeys.deviceToken.rawValue, deviceToken)
+        writer.field(Keys.completedAt, UTCTimestamp.string(completedAt))
+        writer.field(Keys.credential, credential)
+        writer.field(Keys.detail, detail)
+        writer.field(Keys.deviceToken, deviceToken)
         if let failures {
-            writer.field(CodingKeys.failures.rawValue, json: JSONArrayWriter.write(failures, capacity: failures.count * 160) { $1.append(contentsOf: $0.encoded()) })
+            writer.field(Keys.failures, json: JSONArrayWriter.write(failures, capacity: failures.count * 160) { $1.append(contentsOf: $0.encoded()) })
         }
-        writer.field(CodingKeys.httpStatus.rawValue, httpStatus)
-        writer.field(CodingKeys.id.rawValue, id)
-        writer.field(CodingKeys.latencyMS.rawValue, latencyMS)
-        writer.field(CodingKeys.messageStoragePolicy.rawValue, messageStoragePolicy)
-        writer.field(CodingKeys.reason.rawValue, reason)
-        writer.field(CodingKeys.status.rawValue, status.rawValue)
-        writer.field(CodingKeys.timestamp.rawValue, timestamp)
-        if let tokens { writer.field(CodingKeys.tokens.rawValue, json: tokens.encoded()) }
-        writer.field(CodingKeys.topic.rawValue, topic)
-        writer.field(CodingKeys.worker.rawValue, worker)
+        writer.field(Keys.httpStatus, httpStatus)
+        writer.field(Keys.id, id)
+        writer.field(Keys.latencyMS, latencyMS)
+        writer.field(Keys.messageStoragePolicy, messageStoragePolicy)
+        writer.field(Keys.reason, reason)
+        writer.field(Keys.status, status.rawValue)
+        writer.field(Keys.timestamp, timestamp)
+        if let tokens { writer.field(Keys.tokens, json: tokens.encoded()) }
+        writer.field(Keys.topic, topic)
+        writer.field(Keys.worker, worker)
         // Kept for minutes among the outcomes a redelivery would publish again (`AnsweredOutcomes`,
         // which weighs it by its length): a single job's result uses 300-400 of the 512 bytes reserved.
         return writer.finishCompact()
+    }
+
+    /// Each member name prepared once from ``CodingKeys`` (so the two cannot drift apart), written with
+    /// one copy per result.
+    private enum Keys {
+        static let apnsID = JSONKey(CodingKeys.apnsID.rawValue)
+        static let apnsUniqueID = JSONKey(CodingKeys.apnsUniqueID.rawValue)
+        static let attempts = JSONKey(CodingKeys.attempts.rawValue)
+        static let channelAction = JSONKey(CodingKeys.channelAction.rawValue)
+        static let channelID = JSONKey(CodingKeys.channelID.rawValue)
+        static let channels = JSONKey(CodingKeys.channels.rawValue)
+        static let completedAt = JSONKey(CodingKeys.completedAt.rawValue)
+        static let credential = JSONKey(CodingKeys.credential.rawValue)
+        static let detail = JSONKey(CodingKeys.detail.rawValue)
+        static let deviceToken = JSONKey(CodingKeys.deviceToken.rawValue)
+        static let failures = JSONKey(CodingKeys.failures.rawValue)
+        static let httpStatus = JSONKey(CodingKeys.httpStatus.rawValue)
+        static let id = JSONKey(CodingKeys.id.rawValue)
+        static let latencyMS = JSONKey(CodingKeys.latencyMS.rawValue)
+        static let messageStoragePolicy = JSONKey(CodingKeys.messageStoragePolicy.rawValue)
+        static let reason = JSONKey(CodingKeys.reason.rawValue)
+        static let requestID = JSONKey(CodingKeys.requestID.rawValue)
+        static let status = JSONKey(CodingKeys.status.rawValue)
+        static let timestamp = JSONKey(CodingKeys.timestamp.rawValue)
+        static let tokens = JSONKey(CodingKeys.tokens.rawValue)
+        static let topic = JSONKey(CodingKeys.topic.rawValue)
+        static let worker = JSONKey(CodingKeys.worker.rawValue)
     }
 
     /// Decodes a result body (for consumers in tests and tools).
