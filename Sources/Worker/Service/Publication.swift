@@ -29,6 +29,11 @@ public final class Publication: Sendable {
     /// that no longer exists goes to the results exchange rather than requeueing (and re-sending) the job.
     public let fallback: Route?
 
+    /// What one publication object takes on the heap: the object header and its stored properties
+    /// (their own buffers are counted by whoever weighs them, as `AnsweredOutcomes` does).
+    static let instanceBytes = 16 + 2 * MemoryLayout<String>.stride + MemoryLayout<AMQPMessage>.stride
+        + MemoryLayout<Kind>.stride + MemoryLayout<Route?>.stride
+
     public init(exchange: String, routingKey: String, message: AMQPMessage, kind: Kind, fallback: Route? = nil) {
         self.exchange = exchange
         self.routingKey = routingKey
