@@ -74,7 +74,8 @@ public struct HTTP2HeaderBlock: Sendable {
     /// an apns-id's UUID, a provider token (`bearer` and base64url). The quick check of the value is
     /// skipped in release builds and asserted in debug ones, where the tests run: these are the longest
     /// values of a push (about 280 of its bytes), and the check was a fifth of writing its headers.
-    public mutating func append(_ name: StaticString, prefix: StaticString = "", trusted value: String, neverIndexed: Bool = false) {
+    /// Package-only: a caller outside it could hand nghttp2 unchecked bytes in a release build.
+    package mutating func append(_ name: StaticString, prefix: StaticString = "", trusted value: String, neverIndexed: Bool = false) {
         var value = value
         value.withUTF8 { value in
             assert(HTTP2HeaderRules.hasOnlyFieldBytes(value), "the value of \(name) breaks the field rules")
@@ -133,7 +134,7 @@ public struct HTTP2HeaderBlock: Sendable {
     /// then cleared by the full rules.
     private mutating func appendValue(prefix: StaticString, _ value: UnsafeBufferPointer<UInt8>, nameStart: Int, neverIndexed: Bool, checked: Bool = true) {
         let valueStart = bytes.count
-        if prefix.utf8CodeUnitCount > 0 { prefix.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+        prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: value)
         if checked, firstUncleared == nil, !HTTP2HeaderRules.hasOnlyFieldBytes(value) { firstUncleared = fields.count }
         fields.append(
