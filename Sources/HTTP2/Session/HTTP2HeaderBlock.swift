@@ -79,10 +79,7 @@ public struct HTTP2HeaderBlock: Sendable {
         var value = value
         value.withUTF8 { value in
             assert(HTTP2HeaderRules.hasOnlyFieldBytes(value), "the value of \(name) breaks the field rules")
-            assert(name.withUTF8Buffer { HTTP2HeaderRules.isName($0) }, "\(name) is not a header name")
-            let nameStart = bytes.count
-            name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-            appendValue(prefix: prefix, value, nameStart: nameStart, neverIndexed: neverIndexed, checked: false)
+            append(name, prefix: prefix, value, neverIndexed: neverIndexed, checked: false)
         }
     }
 
@@ -121,11 +118,11 @@ public struct HTTP2HeaderBlock: Sendable {
         try bytes.withUnsafeBufferPointer { storage throws(E) in try body(storage, fields[...]) }
     }
 
-    private mutating func append(_ name: StaticString, prefix: StaticString, _ value: UnsafeBufferPointer<UInt8>, neverIndexed: Bool) {
+    private mutating func append(_ name: StaticString, prefix: StaticString, _ value: UnsafeBufferPointer<UInt8>, neverIndexed: Bool, checked: Bool = true) {
         assert(name.withUTF8Buffer { HTTP2HeaderRules.isName($0) }, "\(name) is not a header name")
         let nameStart = bytes.count
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        appendValue(prefix: prefix, value, nameStart: nameStart, neverIndexed: neverIndexed)
+        appendValue(prefix: prefix, value, nameStart: nameStart, neverIndexed: neverIndexed, checked: checked)
     }
 
     /// Appends `prefix` and `value` after the name already written at `nameStart`, and records the
