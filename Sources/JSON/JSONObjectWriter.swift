@@ -92,15 +92,19 @@ public struct JSONObjectWriter {
     }
 
     private mutating func key(_ key: JSONKey) {
-        if !empty { bytes.append(UInt8(ascii: ",")) }
-        empty = false
+        separateMember()
         bytes.append(contentsOf: key.quoted)
     }
 
     private mutating func key(_ key: String) {
-        if !empty { bytes.append(UInt8(ascii: ",")) }
-        empty = false
+        separateMember()
         JSONStringEscaping.append(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// The comma before every member but the first.
+    private mutating func separateMember() {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
     }
 }
