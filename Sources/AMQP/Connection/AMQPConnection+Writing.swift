@@ -40,6 +40,12 @@ extension AMQPConnection {
             reply(.failure(AMQPError(.notConnected, operation: operation, message: "the connection is down; reconnecting")))
             return
         }
+        // After connection.close the broker ignores everything but close-ok: a call written now would
+        // never be answered.
+        guard closing == nil else {
+            reply(.failure(AMQPError(.notConnected, operation: operation, message: "the client is closing")))
+            return
+        }
         calls[channel, default: CircularBuffer()].append(PendingCall(method: method, expects: expects, operation: operation, reply: reply))
         sendNextCall(on: channel)
     }

@@ -132,10 +132,14 @@ final class AMQPConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func channelInactive(context: ChannelHandlerContext) {
         if let closing {
-            // We asked for this close: not a failure.
+            // We asked for this close: not a failure. A call still waiting gets no reply now, and its
+            // timeout does nothing once the connection is finished: without an answer here, whoever
+            // awaits it (a topology declaration racing a shutdown) would wait forever.
             self.closing = nil
             closing.timeout?.cancel()
             finish()
+            let closed = AMQPError(.notConnected, operation: "close", message: "the client closed the connection before the broker answered")
+            for channel in calls.keys { failCalls(on: channel, closed) }
             closing.done()
         }
         fail(AMQPError(.connectionLost, operation: "read from \(endpoint)", message: "the broker closed the socket"))

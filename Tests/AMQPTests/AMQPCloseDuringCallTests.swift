@@ -1,0 +1,47 @@
+import Synchronization
+import Testing
+import TestSupport
+@testable import AMQP
+
+/// `close()` while a declaration is on the wire: the broker ignores every call after
+/// `connection.close`, so the calls still waiting must be answered by the client itself.
+@Suite("AMQP client: a close during a declaration (real RabbitMQ)", .io)
+struct AMQPCloseDuringCallTests {
+    /// How the declaration ended, once it has.
+    final class Ended: Sendable {
+        private let outcome = Mutex<Result<Void, AMQPError>?>(nil)
+        func record(_ result: Result<Void, AMQPError>) { outcome.withLock { $0 = result } }
+        var result: Result<Void, AMQPError>? { outcome.withLock { $0 } }
+    }
+
+    @Test("a declaration of many queues cut short by close() ends with an error naming a queue, and does not wait forever")
+    func closeMidDeclaration() async throws {
+        let client = try await TestBroker.connectedClient()
+        let observer = try await TestBroker.connectedClient()
+        // Non-durable and expiring: what was declared before the close goes away by itself.
+        let queues = (0..<2_000).map { AMQPQueueDeclaration(name: TestBroker.uniqueName("closing-\($0)"), durable: false, arguments: ["x-expires": .int(5_000)]) }
+        let ended = Ended()
+        Task {
+            do {
+                try await client.declare(queues: queues)
+                ended.record(.success(()))
+            } catch let error as AMQPError {
+                ended.record(.failure(error))
+            }
+        }
+        // The request is on the wire (its first queue exists) before the close: the close comes
+        // between its calls, not before it starts.
+        try await Condition.wait("the first queue declared", asking: { (try? await observer.checkQueue(queues[0].name)) != nil })
+        await client.close()
+        // Before, the call written after connection.close (or on the wire when close-ok came) never
+        // had an answer, and the declaration never ended.
+        try await Condition.wait("the declaration ended") { ended.result != nil }
+        guard case .failure(let error)? = ended.result else {
+            Issue.record("all \(queues.count) queues were declared before the close: nothing was cut short")
+            return
+        }
+        #expect(error.code == .notConnected, "\(error)")
+        #expect(error.operation.hasPrefix("declare queue"), "ended by a call of its own, not before it started: \(error)")
+        await observer.close()
+    }
+}
