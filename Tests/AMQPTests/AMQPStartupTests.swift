@@ -32,39 +32,6 @@ struct AMQPStartupTests {
         return AMQPClient(options: options, logger: Logger(label: "startup") { _ in recorder })
     }
 
-    /// A TCP relay from `port` to the test broker, started only when asked: the broker "comes up".
-    func startRelay(port: Int) throws -> Process {
-        let script = """
-            import asyncio, sys
-            async def pipe(reader, writer):
-                try:
-                    while data := await reader.read(65536):
-                        writer.write(data)
-                        await writer.drain()
-                finally:
-                    writer.close()
-            async def handle(reader, writer):
-                upstream_reader, upstream_writer = await asyncio.open_connection('127.0.0.1', int(sys.argv[2]))
-                await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
-            async def main():
-                server = await asyncio.start_server(handle, '127.0.0.1', int(sys.argv[1]))
-                print('ready', flush=True)
-                async with server:
-                    await server.serve_forever()
-            asyncio.run(main())
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, String(port), String(TestBroker.port)]
-        let output = Pipe()
-        process.standardOutput = output
-        // Not the test's own streams: a child holding them open keeps `swift test` waiting after the end.
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        _ = try output.fileHandleForReading.read(upToCount: 6)  // "ready\n": listening
-        return process
-    }
-
     @Test("nothing listening: the error says the connection was refused, and by whom")
     func refusedInTheKernelsWords() async {
         let client = client(port: 1, recorder: Recorder())
@@ -80,12 +47,11 @@ struct AMQPStartupTests {
         let connecting = Task { try await client.connect(retryingFor: .seconds(60)) }
         try await Condition.wait("two failed rounds") { recorder.count(containing: "AMQP broker unreachable at start") >= 2 }
         #expect(recorder.count(containing: "connection refused by 127.0.0.1:\(port)") >= 2)
-        let relay = try startRelay(port: port)
-        // SIGKILL: a child of the test runner may inherit a signal mask that blocks SIGTERM.
-        defer { kill(relay.processIdentifier, SIGKILL) }
+        let relay = try BrokerRelay(port: port, upstream: TestBroker.port)  // the broker "comes up"
         try await connecting.value
         #expect(client.generation == 1)
         await client.close()
+        withExtendedLifetime(relay) {}
     }
 
     @Test("a broker that never comes: the window is tried to its end, and the error says how long")

@@ -71,37 +71,13 @@ final class WorkerShard: Sendable {
     /// Connects, declares the topology (when the worker does), consumes until a graceful shutdown, and
     /// drains: see ``WorkerService``. `consuming` is called once the consumer started.
     func run(consuming: @escaping @Sendable () -> Void) async throws {
-        // A fleet may start before its broker: keep trying for amqp.startup_timeout; SIGTERM meanwhile
-        // ends the wait (closing the client) and the worker exits without having consumed anything.
-        do {
-            try await withGracefulShutdownHandler {
-                try await amqp.connect(retryingFor: settings.amqp.startupTimeout)
-            } onGracefulShutdown: { [amqp] in
-                Task { await amqp.close() }
-            }
-        } catch where Task.isShuttingDownGracefully {
-            logger.notice("stopped before the broker could be reached")
+        guard let inputEnd = try await startConsuming() else {
+            logger.notice("stopped before consuming")
             apns.shutdown()
             return
         }
-        if settings.worker.declareTopology {
-            let topology = Topology(settings: settings.topology)
-            for warning in try await topology.declare(on: amqp) where share.index == 0 { logger.warning("\(warning)") }
-        }
-        let queues = consumedQueues
-        // The consumer's end (draining: once the broker confirmed the cancel), heard by process(_:).
-        let (inputEnd, inputEnded) = AsyncStream.makeStream(of: Never.self)
-        // Deliveries start on the client's loop as they arrive (JobStarter).
-        try await amqp.consume(queues, onLoop: { [starter] batch in starter.arrived(batch) }, finished: { [self] in
-            // Draining: deliveries that never started go back to the queue now that the broker
-            // confirmed the cancel. Before, it would deliver a requeued job straight back to this
-            // consumer, each time counted toward the queue's delivery limit.
-            for delivery in intake.inputFinished() { amqp.onLoop.reject(delivery, requeue: true) }
-            starter.startWaiting()
-            inputEnded.finish()
-        })
         logger.notice("worker consuming", metadata: [
-            "queues": "\(queues.map { "\($0.name) (prefetch \($0.prefetch))" }.joined(separator: ", "))",
+            "queues": "\(consumedQueues.map { "\($0.name) (prefetch \($0.prefetch))" }.joined(separator: ", "))",
             "concurrency": "\(settings.jobConcurrency)", "reserved_for_urgent": "\(settings.urgentReservedJobs)", "worker": "\(settings.worker.name)",
         ])
         consuming()
@@ -133,6 +109,47 @@ final class WorkerShard: Sendable {
         logger.notice("worker drained; closing")
         await amqp.close()
         apns.shutdown()
+    }
+
+    /// Connects (a fleet may start before its broker: it keeps trying for amqp.startup_timeout),
+    /// declares the topology when the worker does, and starts the consumer; returns the consumer's end
+    /// (heard by process(until:)), or nil when a graceful shutdown came first. Until the consumer starts,
+    /// a shutdown closes the client, which ends whichever step is under way: a SIGTERM during start-up
+    /// is a clean exit, not an error, whether it comes while the broker is unreachable or just after it
+    /// answered.
+    private func startConsuming() async throws -> AsyncStream<Never>? {
+        do {
+            try await withGracefulShutdownHandler {
+                try await amqp.connect(retryingFor: settings.amqp.startupTimeout)
+                if settings.worker.declareTopology {
+                    let topology = Topology(settings: settings.topology)
+                    for warning in try await topology.declare(on: amqp) where share.index == 0 { logger.warning("\(warning)") }
+                }
+            } onGracefulShutdown: { [amqp] in
+                Task { await amqp.close() }
+            }
+        } catch where Task.isShuttingDownGracefully {
+            await amqp.close()
+            return nil
+        }
+        // A shutdown that came as the last step ended has a close on its way: do not consume into it.
+        // One that comes from here on is process(until:)'s to handle, as a drain.
+        guard !Task.isShuttingDownGracefully else {
+            await amqp.close()
+            return nil
+        }
+        // The consumer's end (draining: once the broker confirmed the cancel).
+        let (inputEnd, inputEnded) = AsyncStream.makeStream(of: Never.self)
+        // Deliveries start on the client's loop as they arrive (JobStarter).
+        try await amqp.consume(consumedQueues, onLoop: { [starter] batch in starter.arrived(batch) }, finished: { [self] in
+            // Draining: deliveries that never started go back to the queue now that the broker
+            // confirmed the cancel. Before, it would deliver a requeued job straight back to this
+            // consumer, each time counted toward the queue's delivery limit.
+            for delivery in intake.inputFinished() { amqp.onLoop.reject(delivery, requeue: true) }
+            starter.startWaiting()
+            inputEnded.finish()
+        })
+        return inputEnd
     }
 
     /// Whether every started job was settled by `deadline`. Polled: most jobs have no task to await.
