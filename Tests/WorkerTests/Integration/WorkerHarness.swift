@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import MockAPNs
 import ServiceLifecycle
+import Synchronization
 import TestSupport
 import Worker
 import WorkerConfiguration
@@ -170,10 +171,21 @@ struct RunningWorker {
     let group: ServiceGroup
     let task: Task<Void, any Error>
 
-    /// Graceful shutdown: the worker drains and returns.
-    func stop() async throws {
+    /// Graceful shutdown: the worker drains and returns, rethrowing what its run threw. A worker still
+    /// running after `limit` fails the test, naming the wait, instead of hanging the whole run.
+    func stop(within limit: Duration = .seconds(120)) async throws {
         await group.triggerGracefulShutdown()
-        try await task.value
+        let ended = RunOutcome()
+        Task { [task] in ended.record(await task.result) }
+        try await Condition.wait("the worker's run ended after a graceful shutdown", timeout: limit) { ended.result != nil }
+        try ended.result?.get()
+    }
+
+    /// How a worker's run ended, once it has.
+    private final class RunOutcome: Sendable {
+        private let outcome = Mutex<Result<Void, any Error>?>(nil)
+        func record(_ result: Result<Void, any Error>) { outcome.withLock { $0 = result } }
+        var result: Result<Void, any Error>? { outcome.withLock { $0 } }
     }
 }
 

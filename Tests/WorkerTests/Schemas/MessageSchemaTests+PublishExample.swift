@@ -36,10 +36,11 @@ extension MessageSchemaTests {
         let worker = try await harness.startWorker()
         let prefix = "py-\(UUID().uuidString.prefix(8).lowercased())"
         let outcome = try await runPublisher(harness, idPrefix: prefix, extra: ["--wait-results", "--json", "--timeout", "60"])
+        // Before the stop, which may throw: a failed publisher's transcript is what explains it.
+        #expect(outcome.succeeded, "\(outcome.transcript)")
         try await worker.stop()
         await harness.tearDown()
 
-        #expect(outcome.succeeded, "\(outcome.transcript)")
         let bodies = outcome.output.split(separator: "\n").map { Array($0.utf8) }
         #expect(bodies.count == Self.exampleJobs, "\(outcome.transcript)")
         let results = try bodies.map { try JobResult.decode($0) }
@@ -56,10 +57,11 @@ extension MessageSchemaTests {
         let worker = try await harness.startWorker()
         let prefix = "py-\(UUID().uuidString.prefix(8).lowercased())"
         let outcome = try await runPublisher(harness, idPrefix: prefix, extra: ["--tokens", "100", "--wait-results", "--json", "--timeout", "60"])
+        // Before the stop, which may throw: a failed publisher's transcript is what explains it.
+        #expect(outcome.succeeded, "\(outcome.transcript)")
         try await worker.stop()
         await harness.tearDown()
 
-        #expect(outcome.succeeded, "\(outcome.transcript)")
         let bodies = outcome.output.split(separator: "\n").map { Array($0.utf8) }
         let results = try bodies.map { try JobResult.decode($0) }
         #expect(Set(results.compactMap(\.id)) == Self.expectedIDs(prefix))
@@ -77,10 +79,11 @@ extension MessageSchemaTests {
         let prefix = "py-\(UUID().uuidString.prefix(8).lowercased())"
         let outcome = try await runPublisher(harness, idPrefix: prefix, extra: [])
         let messages = try await harness.drain(harness.settings.topology.resultsQueue!, count: Self.exampleJobs)
+        // Before the stop, which may throw: a failed publisher's transcript is what explains it.
+        #expect(outcome.succeeded, "\(outcome.transcript)")
         try await worker.stop()
         await harness.tearDown()
 
-        #expect(outcome.succeeded, "\(outcome.transcript)")
         #expect(outcome.errors.contains("published \(Self.exampleJobs) job(s): \(Self.exampleJobs) confirmed, 0 not"), "\(outcome.transcript)")
         #expect(messages.count == Self.exampleJobs)
         let results = try messages.map { try JobResult.decode($0.body) }
