@@ -18,8 +18,9 @@ struct AMQPCloseDuringCallTests {
     func closeMidDeclaration() async throws {
         let client = try await TestBroker.connectedClient()
         let observer = try await TestBroker.connectedClient()
-        // Non-durable and expiring: what was declared before the close goes away by itself.
-        let queues = (0..<2_000).map { AMQPQueueDeclaration(name: TestBroker.uniqueName("closing-\($0)"), durable: false, arguments: ["x-expires": .int(5_000)]) }
+        // Expiring: what was declared before the close goes away by itself. Durable: the 4.0 test node
+        // refuses transient queues that are not exclusive, as 4.x will by default.
+        let queues = (0..<2_000).map { AMQPQueueDeclaration(name: TestBroker.uniqueName("closing-\($0)"), arguments: ["x-expires": .int(10_000)]) }
         let ended = Ended()
         Task {
             do {
@@ -31,7 +32,13 @@ struct AMQPCloseDuringCallTests {
         }
         // The request is on the wire (its first queue exists) before the close: the close comes
         // between its calls, not before it starts.
-        try await Condition.wait("the first queue declared", asking: { (try? await observer.checkQueue(queues[0].name)) != nil })
+        try await Condition.wait("the first queue declared", asking: {
+            guard ended.result == nil else { return true }
+            return (try? await observer.checkQueue(queues[0].name)) != nil
+        })
+        if case .failure(let error)? = ended.result {
+            Issue.record("the declaration failed before the close: \(error)")
+        }
         await client.close()
         // Before, the call written after connection.close (or on the wire when close-ok came) never
         // had an answer, and the declaration never ended.
