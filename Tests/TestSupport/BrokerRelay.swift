@@ -19,8 +19,8 @@ public final class BrokerRelay {
     private let heldMarker: String
 
     /// Listens on `port` and forwards every connection to the broker on `upstream`. With `holding`,
-    /// the first client frame carrying that method, and everything the client sends after it, is
-    /// kept back (the broker never sees it), and ``waitUntilHeld()`` returns.
+    /// the first client frame carrying that method, and everything the client sends after it but
+    /// `connection.close`, is kept back (the broker never sees it), and ``waitUntilHeld()`` returns.
     public init(port: Int, upstream: Int, holding: Method? = nil) throws {
         try TestTier.requireIO("a broker relay")
         heldMarker = FileManager.default.temporaryDirectory.appendingPathComponent("broker-relay-\(port)-\(UUID().uuidString).held").path
@@ -32,15 +32,29 @@ public final class BrokerRelay {
         // Not the test's own streams: a child holding them open keeps `swift test` waiting after the end.
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // "ready\n": listening. A relay that died first gives less, and the test fails on connecting.
-        _ = try output.fileHandleForReading.read(upToCount: 6)
+        // "ready\n": listening. A relay that died first (its port taken meanwhile) gives less.
+        guard let ready = try output.fileHandleForReading.read(upToCount: 6), ready.elementsEqual("ready\n".utf8) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw NotListening(port: port)
+        }
+    }
+
+    /// The relay could not listen on its port.
+    public struct NotListening: Error, CustomStringConvertible {
+        public let port: Int
+        public var description: String { "the broker relay could not listen on 127.0.0.1:\(port)" }
     }
 
     deinit {
         // SIGKILL: a child of the test runner may inherit a signal mask that blocks SIGTERM.
         kill(process.processIdentifier, SIGKILL)
         try? FileManager.default.removeItem(atPath: heldMarker)
+        try? FileManager.default.removeItem(atPath: heldMarker + ".closed")
     }
+
+    /// Whether a held client then sent `connection.close` (which the relay lets through, so the broker
+    /// answers it): it closed its connection politely instead of giving up on the held call.
+    public var heldClientClosed: Bool { FileManager.default.fileExists(atPath: heldMarker + ".closed") }
 
     /// Returns once a client sent the held method.
     public func waitUntilHeld() async throws {
@@ -64,15 +78,19 @@ public final class BrokerRelay {
         async def client_to_broker(reader, writer):
             try:
                 writer.write(await reader.readexactly(8))
+                holding = False
                 while True:
                     header = await reader.readexactly(7)
                     kind, _, size = struct.unpack('>BHI', header)
                     rest = await reader.readexactly(size + 1)
-                    if held and kind == 1 and struct.unpack('>HH', rest[:4]) == held:
+                    method = struct.unpack('>HH', rest[:4]) if kind == 1 else None
+                    if held and method == held:
                         open(marker, 'w').close()
-                        while await reader.read(65536):
-                            pass
-                        return
+                        holding = True
+                    if holding and method == (10, 50):
+                        open(marker + '.closed', 'w').close()  # connection.close: let it through
+                    elif holding:
+                        continue
                     writer.write(header + rest)
                     await writer.drain()
             except (asyncio.IncompleteReadError, ConnectionError):

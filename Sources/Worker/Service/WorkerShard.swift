@@ -113,10 +113,10 @@ final class WorkerShard: Sendable {
 
     /// Connects (a fleet may start before its broker: it keeps trying for amqp.startup_timeout),
     /// declares the topology when the worker does, and starts the consumer; returns the consumer's end
-    /// (heard by process(until:)), or nil when a graceful shutdown came first. Until the consumer starts,
-    /// a shutdown closes the client, which ends whichever step is under way: a SIGTERM during start-up
-    /// is a clean exit, not an error, whether it comes while the broker is unreachable or just after it
-    /// answered.
+    /// (heard by process(until:)), or nil when a graceful shutdown came first. While it connects and
+    /// declares, a shutdown closes the client, which ends whichever step is under way: a SIGTERM during
+    /// start-up is a clean exit, not an error, whether it comes while the broker is unreachable or just
+    /// after it answered. One during the consume call itself is heard as a drain, once that call returns.
     private func startConsuming() async throws -> AsyncStream<Never>? {
         do {
             try await withGracefulShutdownHandler {

@@ -21,6 +21,9 @@ struct WorkerStartupTests {
         // it ("declare exchange … failed: request timed out"); with a close already on its way from a
         // shutdown during the connect, it threw "declare topology failed: the client is closed".
         await #expect(throws: Never.self) { try await worker.stop(within: .seconds(30)) }
+        // The shutdown ended the declaration by closing the connection; a declaration left to run into
+        // its own timeout fails the connection without connection.close.
+        #expect(relay.heldClientClosed, "the worker's connection was not closed while its declaration was held")
         #expect(!worker.service.readiness().consuming)
         #expect(harness.mock.server.recorder.snapshot.accepted == 0)
         await harness.tearDown()
