@@ -17,6 +17,8 @@ public final class BrokerRelay {
     /// Created by the relay once it holds a client: polled, not read from a pipe, so that waiting for
     /// it needs no reader thread of Foundation's.
     private let heldMarker: String
+    /// Created by the relay when a held client sends `connection.close`.
+    private var closedMarker: String { heldMarker + ".closed" }
 
     /// Listens on `port` and forwards every connection to the broker on `upstream`. With `holding`,
     /// the first client frame carrying that method, and everything the client sends after it but
@@ -49,12 +51,12 @@ public final class BrokerRelay {
         // SIGKILL: a child of the test runner may inherit a signal mask that blocks SIGTERM.
         kill(process.processIdentifier, SIGKILL)
         try? FileManager.default.removeItem(atPath: heldMarker)
-        try? FileManager.default.removeItem(atPath: heldMarker + ".closed")
+        try? FileManager.default.removeItem(atPath: closedMarker)
     }
 
     /// Whether a held client then sent `connection.close` (which the relay lets through, so the broker
     /// answers it): it closed its connection politely instead of giving up on the held call.
-    public var heldClientClosed: Bool { FileManager.default.fileExists(atPath: heldMarker + ".closed") }
+    public var heldClientClosed: Bool { FileManager.default.fileExists(atPath: closedMarker) }
 
     /// Returns once a client sent the held method.
     public func waitUntilHeld() async throws {

@@ -76,6 +76,11 @@ extension AMQPConnection {
         sendNextCall(on: channel)
     }
 
+    /// Fails every call of every channel (the connection is gone).
+    func failCalls(_ error: AMQPError) {
+        for channel in calls.keys { failCalls(on: channel, error) }
+    }
+
     /// Fails every call of `channel` (the connection is gone).
     func failCalls(on channel: UInt16, _ error: AMQPError) {
         guard let waiting = calls.removeValue(forKey: channel) else { return }
@@ -149,7 +154,7 @@ extension AMQPConnection {
         guard !isFinished else { return }
         let delegate = delegate
         finish()
-        for channel in calls.keys { failCalls(on: channel, error) }
+        failCalls(error)
         delegate?.connection(self, didFail: error)
         context?.close(promise: nil)
     }

@@ -138,8 +138,7 @@ final class AMQPConnection: ChannelInboundHandler, @unchecked Sendable {
             self.closing = nil
             closing.timeout?.cancel()
             finish()
-            let closed = AMQPError(.notConnected, operation: "close", message: "the client closed the connection before the broker answered")
-            for channel in calls.keys { failCalls(on: channel, closed) }
+            failCalls(AMQPError(.notConnected, operation: "close", message: "the client closed the connection before the broker answered"))
             closing.done()
         }
         fail(AMQPError(.connectionLost, operation: "read from \(endpoint)", message: "the broker closed the socket"))

@@ -71,13 +71,14 @@ final class WorkerShard: Sendable {
     /// Connects, declares the topology (when the worker does), consumes until a graceful shutdown, and
     /// drains: see ``WorkerService``. `consuming` is called once the consumer started.
     func run(consuming: @escaping @Sendable () -> Void) async throws {
-        guard let inputEnd = try await startConsuming() else {
+        let queues = consumedQueues
+        guard let inputEnd = try await startConsuming(queues) else {
             logger.notice("stopped before consuming")
             apns.shutdown()
             return
         }
         logger.notice("worker consuming", metadata: [
-            "queues": "\(consumedQueues.map { "\($0.name) (prefetch \($0.prefetch))" }.joined(separator: ", "))",
+            "queues": "\(queues.map { "\($0.name) (prefetch \($0.prefetch))" }.joined(separator: ", "))",
             "concurrency": "\(settings.jobConcurrency)", "reserved_for_urgent": "\(settings.urgentReservedJobs)", "worker": "\(settings.worker.name)",
         ])
         consuming()
@@ -112,12 +113,13 @@ final class WorkerShard: Sendable {
     }
 
     /// Connects (a fleet may start before its broker: it keeps trying for amqp.startup_timeout),
-    /// declares the topology when the worker does, and starts the consumer; returns the consumer's end
-    /// (heard by process(until:)), or nil when a graceful shutdown came first. While it connects and
-    /// declares, a shutdown closes the client, which ends whichever step is under way: a SIGTERM during
-    /// start-up is a clean exit, not an error, whether it comes while the broker is unreachable or just
-    /// after it answered. One during the consume call itself is heard as a drain, once that call returns.
-    private func startConsuming() async throws -> AsyncStream<Never>? {
+    /// declares the topology when the worker does, and starts consuming `queues`; returns the
+    /// consumer's end (heard by process(until:)), or nil when a graceful shutdown came first. While it
+    /// connects and declares, a shutdown closes the client, which ends whichever step is under way: a
+    /// SIGTERM during start-up is a clean exit, not an error, whether it comes while the broker is
+    /// unreachable or just after it answered. One during the consume call itself is heard as a drain,
+    /// once that call returns.
+    private func startConsuming(_ queues: [AMQPConsumedQueue]) async throws -> AsyncStream<Never>? {
         do {
             try await withGracefulShutdownHandler {
                 try await amqp.connect(retryingFor: settings.amqp.startupTimeout)
@@ -129,11 +131,10 @@ final class WorkerShard: Sendable {
                 Task { await amqp.close() }
             }
         } catch where Task.isShuttingDownGracefully {
-            await amqp.close()
-            return nil
+            // Ended by the shutdown's close: stopped just below.
         }
-        // A shutdown that came as the last step ended has a close on its way: do not consume into it.
-        // One that comes from here on is process(until:)'s to handle, as a drain.
+        // Whether or not the shutdown cut a step short, it has a close on its way: do not consume into
+        // it. One that comes from here on is process(until:)'s to handle, as a drain.
         guard !Task.isShuttingDownGracefully else {
             await amqp.close()
             return nil
@@ -141,7 +142,7 @@ final class WorkerShard: Sendable {
         // The consumer's end (draining: once the broker confirmed the cancel).
         let (inputEnd, inputEnded) = AsyncStream.makeStream(of: Never.self)
         // Deliveries start on the client's loop as they arrive (JobStarter).
-        try await amqp.consume(consumedQueues, onLoop: { [starter] batch in starter.arrived(batch) }, finished: { [self] in
+        try await amqp.consume(queues, onLoop: { [starter] batch in starter.arrived(batch) }, finished: { [self] in
             // Draining: deliveries that never started go back to the queue now that the broker
             // confirmed the cancel. Before, it would deliver a requeued job straight back to this
             // consumer, each time counted toward the queue's delivery limit.

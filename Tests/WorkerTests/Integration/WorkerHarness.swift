@@ -5,7 +5,6 @@ import Foundation
 import Logging
 import MockAPNs
 import ServiceLifecycle
-import Synchronization
 import TestSupport
 import Worker
 import WorkerConfiguration
@@ -175,17 +174,9 @@ struct RunningWorker {
     /// running after `limit` fails the test, naming the wait, instead of hanging the whole run.
     func stop(within limit: Duration = .seconds(120)) async throws {
         await group.triggerGracefulShutdown()
-        let ended = RunOutcome()
-        Task { [task] in ended.record(await task.result) }
-        try await Condition.wait("the worker's run ended after a graceful shutdown", timeout: limit) { ended.result != nil }
-        try ended.result?.get()
-    }
-
-    /// How a worker's run ended, once it has.
-    private final class RunOutcome: Sendable {
-        private let outcome = Mutex<Result<Void, any Error>?>(nil)
-        func record(_ result: Result<Void, any Error>) { outcome.withLock { $0 = result } }
-        var result: Result<Void, any Error>? { outcome.withLock { $0 } }
+        let run = PolledTask { [task] in try await task.value }
+        try await Condition.wait("the worker's run ended after a graceful shutdown", timeout: limit) { run.result != nil }
+        try run.result?.get()
     }
 }
 
