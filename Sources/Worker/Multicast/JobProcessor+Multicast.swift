@@ -27,7 +27,7 @@ extension JobProcessor {
     /// the retry copy without counting an attempt; after the job's deadline, they expire.
     func sendMulticast(_ pending: PendingSend, _ multicast: Multicast) async -> [Publication] {
         let senders = min(multicast.tokens.count, multicastSenders)
-        let run = MulticastRun(pending: pending, tokens: multicast.tokens, tally: startTally(multicast), senders: senders)
+        let run = MulticastRun(pending: pending, tokens: multicast.tokens, tally: MulticastTally(starting: multicast), senders: senders)
         await withTaskCancellationHandler {
             for sender in 0..<senders {
                 // Withdrawn (false) once the senders took every token: the job finishes without waiting its turn.
@@ -39,7 +39,7 @@ extension JobProcessor {
         } onCancel: {
             run.cancel()
         }
-        return conclude(pending, multicast: run.tally.withLockedValue { $0 })
+        return planner.multicast(pending, tally: run.tally.withLockedValue { $0 })
     }
 
     /// Why sending must stop before the token at `index`, if it must. Draining and cancellation are
@@ -64,22 +64,6 @@ extension JobProcessor {
                 tally.postpone(token)
             }
         }
-    }
-
-    /// Every token expired before it was sent (the job's deadline had passed when it arrived).
-    @inline(never)
-    func expired(_ pending: PendingSend, _ multicast: Multicast) -> [Publication] {
-        var tally = startTally(multicast)
-        for token in multicast.tokens {
-            tally.expire(token, apnsID: APNsID.derived(fromJobID: pending.job.id, token: token), because: "deadline passed before sending")
-        }
-        return conclude(pending, multicast: tally)
-    }
-
-    private func startTally(_ multicast: Multicast) -> MulticastTally {
-        var tally = MulticastTally(keepsDelivered: multicast.resultStyle == .perToken, repeated: multicast.repeatedTokens)
-        for invalid in multicast.invalidTokens { tally.reject(invalid) }
-        return tally
     }
 
     /// Token `token`'s request: the job's, addressed to it under the apns-id derived from the job and the token.
@@ -107,7 +91,7 @@ extension JobProcessor {
         metrics.multicastRequests.increment()
         let job = pending.job
         let tries = job.previousTries.after(processed: answer.outcome.processedByAPNs)
-        let verdict = policy.verdict(for: answer.outcome, job: job, attempts: tries.attempts, deferrals: tries.deferrals, now: now())
+        let verdict = planner.policy.verdict(for: answer.outcome, job: job, attempts: tries.attempts, deferrals: tries.deferrals, now: now())
         let firstRefusal = tally.withLockedValue { tally in
             defer { tally.record(answer.token, apnsID: answer.apnsID, outcome: answer.outcome, verdict: verdict) }
             return tally.credentialRefusal == nil

@@ -42,6 +42,12 @@ struct MulticastTally {
         counts.repeated = repeated
     }
 
+    /// The tally a pass of `multicast` starts from: its repeated tokens counted, its invalid ones rejected.
+    init(starting multicast: Multicast) {
+        self.init(keepsDelivered: multicast.resultStyle == .perToken, repeated: multicast.repeatedTokens)
+        for invalid in multicast.invalidTokens { reject(invalid) }
+    }
+
     /// Records one token's answer and the verdict on it.
     mutating func record(_ token: DeviceToken, apnsID: APNsID, outcome: Result<APNsResponse, APNsSendError>, verdict: Verdict) {
         let processed = outcome.processedByAPNs

@@ -19,7 +19,7 @@ extension JobProcessor {
         metrics.received.increment()
         let received = now()
         let properties = delivery.message.properties
-        let retry = RetryHeaders(reading: properties.headers, maxAttempts: policy.maxAttempts, maxDeferrals: policy.maxDeferrals)
+        let retry = RetryHeaders(reading: properties.headers, maxAttempts: planner.policy.maxAttempts, maxDeferrals: planner.policy.maxDeferrals)
         let envelope = JobEnvelope(
             body: delivery.message.body,
             messageID: properties.messageID,
@@ -27,12 +27,12 @@ extension JobProcessor {
             previousAttempts: retry.attempts,
             previousDeferrals: retry.deferrals
         )
-        let context = ResultContext(delivery: delivery, lane: messages.lane(of: delivery), received: received, replyTo: envelope.replyTo, workerName: workerName)
+        let context = ResultContext(delivery: delivery, lane: planner.messages.lane(of: delivery), received: received, replyTo: envelope.replyTo, workerName: workerName)
         let job: Job
         switch JobDecoder.decodeAny(envelope) {
         case .failure(let error):
             logger.warning("malformed job", metadata: ["job": "\(error.jobID.map { UntrustedText.quoted($0) } ?? "?")", "code": "\(error.code)", "detail": "\(error.detail)"])
-            return .publish(malformed(error, attempts: envelope.previousAttempts, context: context))
+            return .publish(planner.malformed(error, attempts: envelope.previousAttempts, context: context))
         case .success(.channel(let channelJob)):
             return start(channelJob, delivery: delivery, context: context)
         case .success(.notification(let decoded)):
@@ -44,7 +44,7 @@ extension JobProcessor {
         let resolved: (entry: CredentialRegistry.Entry, endpoint: APNsEndpoint)
         switch resolve(job) {
         case .failure(let error):
-            return .publish(malformed(error, attempts: job.previousAttempts, job: job, context: context))
+            return .publish(planner.malformed(error, attempts: job.previousAttempts, job: job, context: context))
         case .success(let found):
             resolved = found
         }
@@ -55,10 +55,10 @@ extension JobProcessor {
         case .send:
             return .send(pending)
         case .expire:
-            if let multicast = job.multicast { return .publish(expired(pending, multicast)) }
-            return .publish(complete(.expired(lastError: "deadline passed before sending"), job: job, credential: name, tries: job.previousTries, context: context))
+            if let multicast = job.multicast { return .publish(planner.expired(pending, multicast)) }
+            return .publish(planner.notification(.expired(lastError: "deadline passed before sending"), job: job, credential: name, tries: job.previousTries, context: context))
         case .wait(let until):
-            return .publish([postpone(delivery, tries: job.previousTries, for: until.timeIntervalSince(now), reason: Self.pausedReason(name), credential: name)])
+            return .publish([planner.postpone(delivery, tries: job.previousTries, for: until.timeIntervalSince(now), reason: PublicationPlanner.pausedReason(name), credential: name)])
         }
     }
 
@@ -88,9 +88,16 @@ extension JobProcessor {
         let (job, context, name) = (pending.job, pending.context, pending.credentialName)
         // A try APNs never processed (no stream in time, refused, no connection) is not an attempt.
         let tries = job.previousTries.after(processed: outcome.processedByAPNs)
-        let verdict = policy.verdict(for: outcome, job: job, attempts: tries.attempts, deferrals: tries.deferrals, now: now())
+        let verdict = planner.policy.verdict(for: outcome, job: job, attempts: tries.attempts, deferrals: tries.deferrals, now: now())
         if case .credentialRefused(let lastError) = verdict { pauseRefused(name, lastError: lastError, jobID: job.id) }
-        return complete(verdict, job: job, credential: name, tries: tries, context: context)
+        return planner.notification(verdict, job: job, credential: name, tries: tries, context: context)
+    }
+
+    /// APNs refused `credential`: it is paused for the credential backoff, and said so once.
+    func pauseRefused(_ credential: String, lastError: String, jobID: String) {
+        let until = now().addingTimeInterval(planner.credentialBackoff.seconds)
+        gate.pause(credential, until: until)
+        logger.error("APNs refused credential; pausing it", metadata: ["credential": "\(credential)", "error": "\(lastError)", "until": "\(until)", "job": "\(jobID)"])
     }
 
     /// The credential and endpoint for `job`: named, or by topic; the job's environment may pick the

@@ -7,8 +7,9 @@ public import Foundation
 public import Logging
 public import WorkerConfiguration
 
-/// Takes one delivery from decoding to ack: send, decide, publish the result (and any retry or
-/// dead-letter copy), and ack only once the broker confirmed every one of them.
+/// Takes one delivery from decoding to ack: decode, resolve its credential, admit it, send, decide;
+/// what the verdict publishes is ``PublicationPlanner``'s to say, and ``JobSettler`` publishes it and
+/// acks only once the broker confirmed every message.
 ///
 /// Thousands of jobs wait for APNs at once. A single-device job waits as nothing but its
 /// ``PendingSend`` in the callback its request carries (``begin(_:settled:)``); the jobs that wait on
@@ -22,39 +23,22 @@ public final class JobProcessor: Sendable {
     let shared: SharedJobState
     /// The credentials in force; a reload (SIGHUP) swaps them while jobs run.
     var credentials: CredentialRegistry { shared.credentials }
-    let policy: RetryPolicy
     let gate: CredentialGate
-    let messages: OutgoingMessages
+    /// What each verdict publishes: the decision core, synchronous and free of I/O.
+    let planner: PublicationPlanner
+    /// What becomes of those publications at the broker, and the ack that waits for them.
+    let settler: JobSettler
     /// The endpoint overriding Apple's for every environment (tests point it at the mock), if any.
     let endpointOverride: APNsEndpoint?
     /// Where channel-management requests and broadcasts go, when configured (else see ``channelEndpoint(for:in:)``).
     let channelEndpointSetting: APNsEndpoint?
     let broadcastEndpointSetting: APNsEndpoint?
-    let credentialBackoff: Duration
     let workerName: String
     let logger: Logger
     let now: @Sendable () -> Date
     let metrics: WorkerMetrics
     var answered: AnsweredOutcomes { shared.answered }
     var atAPNs: JobsAtAPNs { shared.atAPNs }
-    /// Called when the broker refused a publication because its exchange does not exist (404): the
-    /// service re-declares the topology, when it is allowed to.
-    let onMissingExchange: @Sendable () async -> Void
-    /// How long a job whose results cannot be routed waits before it is requeued.
-    let unroutableBackoff: Duration
-    /// How nacked publications are published again before their job is given back.
-    let nackRetry: NackRetry
-    /// One nack line a second at most: a leader election nacks every job in flight at once.
-    let nackLog = Throttle(every: .seconds(1))
-    /// A lost connection fails every job in flight at once: one line a second says so.
-    let connectionLossLog = Throttle(every: .seconds(1))
-    /// Nacks outlasting every republish fail every job in flight at once: one line a second says so.
-    let nackExhaustedLog = Throttle(every: .seconds(1))
-    /// At most one reopened connection a minute: a queue that is really full nacks on any channel,
-    /// and reopening for it every few seconds would only churn the jobs in flight.
-    let reopenThrottle = Throttle(every: .seconds(60))
-    /// One info line per retry tier at most every ten seconds (``confirmed(_:)``).
-    let retryLog = RetryLog()
     var permits: SendPermits { shared.permits }
     /// Senders one multicast job may run at once, each a request in flight: a quarter of the permits,
     /// so a few large jobs share them rather than the first taking all.
@@ -92,28 +76,30 @@ public final class JobProcessor: Sendable {
         logger: Logger,
         metrics: WorkerMetrics,
         now: @escaping @Sendable () -> Date = { Date() },
-        unroutableBackoff: Duration = JobProcessor.defaultUnroutableBackoff,
+        unroutableBackoff: Duration = JobSettler.defaultUnroutableBackoff,
         nackRetry: NackRetry = .standard,
         onMissingExchange: @escaping @Sendable () async -> Void = {}
     ) {
         self.metrics = metrics
-        self.unroutableBackoff = unroutableBackoff
-        self.nackRetry = nackRetry
         self.broker = broker
         self.sender = sender
         self.shared = shared
         multicastSenders = max(1, shared.permits.capacity / 4)
-        policy = RetryPolicy(tiers: settings.topology.retryTiers, maxAttempts: settings.worker.maxAttempts)
         self.gate = gate
-        messages = OutgoingMessages(topology: Topology(settings: settings.topology))
+        planner = PublicationPlanner(
+            messages: OutgoingMessages(topology: Topology(settings: settings.topology)),
+            policy: RetryPolicy(tiers: settings.topology.retryTiers, maxAttempts: settings.worker.maxAttempts),
+            credentialBackoff: settings.worker.credentialBackoff, logger: logger, now: now
+        )
+        settler = JobSettler(
+            broker: broker, metrics: metrics, logger: logger, unroutableBackoff: unroutableBackoff, nackRetry: nackRetry, onMissingExchange: onMissingExchange
+        )
         endpointOverride = settings.apns.endpoint
         channelEndpointSetting = settings.apns.channelEndpoint
         broadcastEndpointSetting = settings.apns.broadcastEndpoint
-        credentialBackoff = settings.worker.credentialBackoff
         workerName = settings.worker.name
         self.logger = logger
         self.now = now
-        self.onMissingExchange = onMissingExchange
     }
 
     /// From now on multicast jobs send no more tokens (see ``draining``).
@@ -149,7 +135,7 @@ public final class JobProcessor: Sendable {
         let step = start(delivery)
         switch step {
         case .publish(let publications), .republish(let publications):
-            finish(delivery, with: publications) { _ in settled() }
+            settler.finish(delivery, with: publications) { _ in settled() }
             return nil
         case .send(let pending) where pending.job.multicast == nil && rateLimits.isEmpty && !Self.mayRepeat(delivery):
             atAPNs.begin(pending.job.id)
@@ -175,12 +161,12 @@ public final class JobProcessor: Sendable {
         case .publish(let publications), .republish(let publications):
             // A republish is of an outcome still remembered: this delivery's ack can be lost as the
             // first one's was.
-            finish(delivery, with: publications) { _ in settled() }
+            settler.finish(delivery, with: publications) { _ in settled() }
         case .channel(let pending):
             atAPNs.begin(pending.job.id)
             let publications = await send(pending)
             answered.remember(pending.outcomeKey, publications)
-            finish(delivery, with: publications) { [atAPNs, id = pending.job.id] _ in
+            settler.finish(delivery, with: publications) { [atAPNs, id = pending.job.id] _ in
                 atAPNs.end(id)
                 settled()
             }
@@ -240,7 +226,7 @@ public final class JobProcessor: Sendable {
         answered.remember(pending.outcomeKey, publications)
         // An urgent single-device job's time from its start to its ack is what paces bulk multicast.
         let received = pending.context.isUrgent && pending.job.multicast == nil ? pending.context.received : nil
-        finish(pending.context.delivery, with: publications) { [atAPNs, urgentLatencies, now, id = pending.job.id] _ in
+        settler.finish(pending.context.delivery, with: publications) { [atAPNs, urgentLatencies, now, id = pending.job.id] _ in
             atAPNs.end(id)
             if let received { urgentLatencies.record(.seconds(now().timeIntervalSince(received))) }
             settled()

@@ -35,7 +35,7 @@ struct DocumentedReasonsTests {
         guard case .failure(let tooLarge) = JobDecoder.decode(JobEnvelope(body: Array(body.utf8), messageID: nil)) else {
             throw TestFailure("a 5031-byte payload decoded")
         }
-        return [retry.lastError, exhausted.lastError, tooLarge.description, expired.lastError, JobProcessor.pausedReason("team-shop")].map { $0 ?? "nil" }
+        return [retry.lastError, exhausted.lastError, tooLarge.description, expired.lastError, PublicationPlanner.pausedReason("team-shop")].map { $0 ?? "nil" }
     }
 
     @Test func theLastErrorExamplesAreWhatTheWorkerWrites() throws {

@@ -3,11 +3,12 @@ import APNsCore
 import Foundation
 
 /// What a multicast pass publishes.
-extension JobProcessor {
-    /// The result (or a result per token), the retry copy and the dead letter of one pass. The job is
-    /// acked only once the broker confirmed all of them, like any job's publications.
+extension PublicationPlanner {
+    /// The result (or a result per token), the retry copy and the dead letter of one pass of
+    /// `pending`'s job. The job is acked only once the broker confirmed all of them, like any job's
+    /// publications.
     @inline(never)
-    func conclude(_ pending: PendingSend, multicast tally: MulticastTally) -> [Publication] {
+    func multicast(_ pending: PendingSend, tally: MulticastTally) -> [Publication] {
         let (job, context) = (pending.job, pending.context)
         let attempts = job.previousAttempts + (tally.processedAny ? 1 : 0)
         let completed = now()
@@ -45,6 +46,16 @@ extension JobProcessor {
             }
         }
         return publications
+    }
+
+    /// Every token of `multicast` expired before it was sent (the job's deadline had passed when it arrived).
+    @inline(never)
+    func expired(_ pending: PendingSend, _ multicast: Multicast) -> [Publication] {
+        var tally = MulticastTally(starting: multicast)
+        for token in multicast.tokens {
+            tally.expire(token, apnsID: APNsID.derived(fromJobID: pending.job.id, token: token), because: "deadline passed before sending")
+        }
+        return self.multicast(pending, tally: tally)
     }
 
     /// Where the retry copy goes: the longest wait any of its tokens needs (a transient failure's tier,

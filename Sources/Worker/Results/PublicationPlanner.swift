@@ -2,13 +2,25 @@ import AMQP
 import APNsCore
 import Foundation
 import Logging
-import Metrics
 import WorkerConfiguration
 
-/// What the processor publishes for each verdict.
-extension JobProcessor {
-    /// What a verdict publishes, for every kind of job: the result, with a retry or dead-letter copy
-    /// where the verdict calls for one. `result` comes filled with what the job's kind reports, and
+/// What a job publishes for its verdict: the result, with a retry or dead-letter copy where the
+/// verdict calls for one, for every kind of job (a notification here; a multicast pass and a channel
+/// request in the extensions beside their jobs).
+///
+/// The decision core of the job's path, and nothing else: synchronous, no I/O and no shared state,
+/// its only inputs the job, the verdict and the injected clock, so a table of verdicts tests it
+/// whole (`PublicationPlannerTests`). Sending, pausing a refused credential and handing the
+/// messages to the broker stay with ``JobProcessor`` and ``JobSettler``.
+struct PublicationPlanner: Sendable {
+    let messages: OutgoingMessages
+    let policy: RetryPolicy
+    /// How long a credential APNs refused stays paused; its jobs wait at least this long.
+    let credentialBackoff: Duration
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    /// The publications of `verdict`. `result` comes filled with what the job's kind reports, and
     /// `readAnswer` writes APNs' answer (an acceptance, a rejection) into it: the one step that differs
     /// between a notification and a channel request.
     ///
@@ -50,7 +62,7 @@ extension JobProcessor {
     }
 
     /// The publications of a notification's `verdict`.
-    func complete(_ verdict: Verdict, job: Job, credential: String, tries: Tries, context: ResultContext) -> [Publication] {
+    func notification(_ verdict: Verdict, job: Job, credential: String, tries: Tries, context: ResultContext) -> [Publication] {
         let result = context.result(status: .failed, attempts: tries.attempts, completedAt: now(), job: job)
         return publications(for: verdict, result: result, tries: tries, previous: job.previousTries, credential: credential, context: context) { result, verdict in
             switch verdict {
@@ -97,13 +109,6 @@ extension JobProcessor {
     /// The `last-error` of a job postponed because its credential is paused.
     static func pausedReason(_ credential: String) -> String {
         "CredentialPaused: credential \(credential) is paused"
-    }
-
-    /// APNs refused `credential`: it is paused for the credential backoff, and said so once.
-    func pauseRefused(_ credential: String, lastError: String, jobID: String) {
-        let until = now().addingTimeInterval(credentialBackoff.seconds)
-        gate.pause(credential, until: until)
-        logger.error("APNs refused credential; pausing it", metadata: ["credential": "\(credential)", "error": "\(lastError)", "until": "\(until)", "job": "\(jobID)"])
     }
 }
 

@@ -1,9 +1,49 @@
 import AMQP
+import Foundation
 import Logging
 import Metrics
 
-/// Publishing a job's messages, and the ack that waits for the broker's confirms.
-extension JobProcessor {
+/// Hands a job's publications to the broker and settles its delivery: acked once the broker confirmed
+/// every publication; otherwise published again (nacked), sent to the results exchange (a `reply_to`
+/// queue gone), or given back to the queue, so nothing is lost.
+///
+/// One per shard, beside its ``JobProcessor``, which decides what to publish; this owns what happens
+/// to it at the broker, with the logs that say when the broker does not take it.
+final class JobSettler: Sendable {
+    let broker: any JobBroker
+    let metrics: WorkerMetrics
+    let logger: Logger
+    /// How long a job whose results cannot be routed waits before it is requeued.
+    let unroutableBackoff: Duration
+    /// How nacked publications are published again before their job is given back.
+    let nackRetry: NackRetry
+    /// Called when the broker refused a publication because its exchange does not exist (404): the
+    /// service re-declares the topology, when it is allowed to.
+    let onMissingExchange: @Sendable () async -> Void
+    /// One nack line a second at most: a leader election nacks every job in flight at once.
+    let nackLog = Throttle(every: .seconds(1))
+    /// A lost connection fails every job in flight at once: one line a second says so.
+    let connectionLossLog = Throttle(every: .seconds(1))
+    /// Nacks outlasting every republish fail every job in flight at once: one line a second says so.
+    let nackExhaustedLog = Throttle(every: .seconds(1))
+    /// At most one reopened connection a minute: a queue that is really full nacks on any channel,
+    /// and reopening for it every few seconds would only churn the jobs in flight.
+    let reopenThrottle = Throttle(every: .seconds(60))
+    /// One info line per retry tier at most every ten seconds (``confirmed(_:)``).
+    let retryLog = RetryLog()
+
+    init(
+        broker: any JobBroker, metrics: WorkerMetrics, logger: Logger, unroutableBackoff: Duration, nackRetry: NackRetry,
+        onMissingExchange: @escaping @Sendable () async -> Void
+    ) {
+        self.broker = broker
+        self.metrics = metrics
+        self.logger = logger
+        self.unroutableBackoff = unroutableBackoff
+        self.nackRetry = nackRetry
+        self.onMissingExchange = onMissingExchange
+    }
+
     /// A publish's outcome: the broker's verdict, or why there was none.
     typealias PublishResult = Result<AMQPPublishOutcome, any Error>
 
