@@ -4,34 +4,51 @@ internal import TLS
 /// same id again, so APNs' logs tie every attempt together and no two tokens of a job share one.
 /// Version 8 (RFC 9562's custom layout) over the first 16 bytes of a SHA-256.
 extension APNsID {
-    /// The apns-id of a job that names none.
+    /// The apns-id of a job that names none: from `apns-worker job <jobID>`.
     public static func derived(fromJobID jobID: String) -> APNsID {
-        derived(fromName: jobName(jobID, extra: 0))
+        derived(fromJobID: jobID, tokenHex: nil)
     }
 
-    /// The apns-id of `token` in multicast job `jobID`.
+    /// The apns-id of `token` in multicast job `jobID`: from `apns-worker job <jobID> token <hex>`.
     public static func derived(fromJobID jobID: String, token: DeviceToken) -> APNsID {
-        var name = jobName(jobID, extra: 7 + token.hexString.utf8.count)
-        name.append(contentsOf: " token ".utf8)
-        name.append(contentsOf: token.hexString.utf8)
-        return derived(fromName: name)
+        derived(fromJobID: jobID, tokenHex: token.hexString)
     }
 
-    /// `apns-worker job <jobID>` as bytes, with room for `extra` more. One buffer: every job and every
-    /// token of a multicast job derives an id, and an interpolated string and its copies were five
-    /// allocations of it.
-    private static func jobName(_ jobID: String, extra: Int) -> [UInt8] {
-        var name: [UInt8] = []
-        name.reserveCapacity(16 + jobID.utf8.count + extra)
-        name.append(contentsOf: "apns-worker job ".utf8)
-        name.append(contentsOf: jobID.utf8)
-        return name
+    /// The name written, hashed and cut on the stack: every job and every token of a multicast job
+    /// derives an id, and the name's array, the digest's and its cut copy were three allocations of it
+    /// (6,500 instructions a job with the digest's own two, `scripts/bench-instructions.sh`).
+    private static func derived(fromJobID jobID: String, tokenHex: String?) -> APNsID {
+        var (jobID, tokenHex) = (jobID, tokenHex)
+        let count = jobPrefix.utf8CodeUnitCount + jobID.utf8.count + (tokenHex.map { tokenInfix.utf8CodeUnitCount + $0.utf8.count } ?? 0)
+        return withUnsafeTemporaryAllocation(byteCount: count + SHA256.byteCount, alignment: 8) { buffer in
+            var name = NameWriter(bytes: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
+            name.append(jobPrefix)
+            jobID.withUTF8 { name.append($0) }
+            if tokenHex != nil {
+                name.append(tokenInfix)
+                tokenHex!.withUTF8 { name.append($0) }
+            }
+            let digest = UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
+            SHA256.hash(UnsafeRawBufferPointer(name.bytes), into: digest)
+            return APNsID(uuidBytes: UnsafeRawBufferPointer(digest), version: 8)
+        }
     }
 
-    /// Version 8 over the first 16 bytes of the SHA-256 of `name`, cut in place.
-    private static func derived(fromName name: [UInt8]) -> APNsID {
-        var digest = SHA256.hash(name)
-        digest.removeLast(16)
-        return APNsID(bytes: digest, version: 8)
+    private static let jobPrefix: StaticString = "apns-worker job "
+    private static let tokenInfix: StaticString = " token "
+
+    /// Fills a name's bytes front to back.
+    private struct NameWriter {
+        let bytes: UnsafeMutableRawBufferPointer
+        var position = 0
+
+        mutating func append(_ text: StaticString) {
+            append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        mutating func append(_ part: UnsafeBufferPointer<UInt8>) {
+            UnsafeMutableRawBufferPointer(rebasing: bytes[position...]).copyMemory(from: UnsafeRawBufferPointer(part))
+            position += part.count
+        }
     }
 }

@@ -21,13 +21,19 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter version: 4 for random bytes, 8 for bytes derived from a name (e.g. a job id).
     public init(bytes: [UInt8], version: UInt8) {
         precondition(bytes.count == 16, "a UUID has 16 bytes")
-        var bytes = bytes
-        bytes[6] = (bytes[6] & 0x0F) | (version << 4)
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        self = bytes.withUnsafeBytes { APNsID(uuidBytes: $0, version: version) }
+    }
+
+    /// ``init(bytes:version:)`` from the first 16 bytes of `uuidBytes`, read in place.
+    public init(uuidBytes: UnsafeRawBufferPointer, version: UInt8) {
+        precondition(uuidBytes.count >= 16, "a UUID has 16 bytes")
         // Written in place: every job derives one, and temporary arrays per byte showed in profiles.
         value = String(unsafeUninitializedCapacity: 36) { text in
             var position = 0
-            for (index, byte) in bytes.enumerated() {
+            for index in 0..<16 {
+                var byte = uuidBytes[index]
+                if index == 6 { byte = (byte & 0x0F) | (version << 4) }
+                if index == 8 { byte = (byte & 0x3F) | 0x80 }
                 if index == 4 || index == 6 || index == 8 || index == 10 {
                     text[position] = UInt8(ascii: "-")
                     position += 1

@@ -1,22 +1,56 @@
 internal import COpenSSL
+import Synchronization
 
 /// SHA-256 through OpenSSL, for identifiers derived from content (e.g. an apns-id from a job id).
 public enum SHA256 {
+    /// The digest's length in bytes.
+    public static let byteCount = 32
+
     /// The 32-byte digest of `bytes`.
     public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let succeeded = Array(bytes).withUnsafeBufferPointer { input in
-            EVP_Digest(input.baseAddress, input.count, &digest, &length, algorithm.pointer, nil)
+        let input = Array(bytes)
+        return [UInt8](unsafeUninitializedCapacity: byteCount) { digest, count in
+            input.withUnsafeBytes { hash($0, into: UnsafeMutableRawBufferPointer(digest)) }
+            count = byteCount
         }
-        // EVP_Digest with SHA-256 fails only without memory; there is nothing sensible to return then.
-        precondition(succeeded == 1 && length == 32, "OpenSSL could not compute SHA-256")
-        return digest
+    }
+
+    /// Writes the digest of `bytes` into the first 32 bytes of `digest`, allocating nothing: every job
+    /// and every token of a multicast job derives an apns-id this way.
+    public static func hash(_ bytes: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        precondition(digest.count >= byteCount, "a SHA-256 digest needs 32 bytes")
+        let context = contexts.withLock { $0.popLast() } ?? DigestContext()
+        var length: UInt32 = 0
+        // Init on a context that already holds SHA-256 reuses its state; `EVP_Digest` made and freed
+        // a context and the provider's state (two allocations) on every call.
+        let succeeded = EVP_DigestInit_ex2(context.pointer, algorithm.pointer, nil) == 1
+            && EVP_DigestUpdate(context.pointer, bytes.baseAddress, bytes.count) == 1
+            && EVP_DigestFinal_ex(context.pointer, digest.baseAddress?.assumingMemoryBound(to: UInt8.self), &length) == 1
+        // SHA-256 fails only without memory; there is nothing sensible to return then.
+        precondition(succeeded && length == byteCount, "OpenSSL could not compute SHA-256")
+        contexts.withLock { if $0.count < maximumIdleContexts { $0.append(context) } }
     }
 
     /// SHA-256 fetched once: `EVP_sha256()` makes OpenSSL 3 look the implementation up on every digest,
     /// which took most of the time of hashing a job id.
     private static let algorithm = FetchedDigest(name: "SHA256")
+
+    /// Contexts between digests, one per thread hashing at once (a shard's event loop each, mostly).
+    private static let contexts = Mutex<[DigestContext]>([])
+    private static let maximumIdleContexts = 16
+}
+
+/// An `EVP_MD_CTX`, used by one digest at a time and kept between them.
+private final class DigestContext: @unchecked Sendable {
+    // @unchecked: only the thread that took it from the pool touches it until it goes back.
+    let pointer: OpaquePointer
+
+    init() {
+        guard let context = EVP_MD_CTX_new() else { preconditionFailure("OpenSSL could not allocate a digest context") }
+        pointer = context
+    }
+
+    deinit { EVP_MD_CTX_free(pointer) }
 }
 
 /// An `EVP_MD` fetched from OpenSSL's default provider, kept for the life of the process.
