@@ -23,14 +23,17 @@ import NIOCore
 /// right after the reconnect, before newer answers can push its outcome out.
 final class AnsweredOutcomes: Sendable {
     /// One job's delivery: its id, the attempts before it, the retry copy it is (if any), and its
-    /// body's hash (a job re-published with different content is a different job).
+    /// body, by hash (a job re-published with different content is a different job).
     struct Key: Hashable, Sendable {
         let jobID: String
         let previousAttempts: Int
         /// The `retry-copy` header: a copy postponed with unchanged counts (a paused credential) is
         /// still a different copy from the delivery that postponed it.
         let retryCopy: String?
-        let bodyHash: Int
+        /// The body and the fields above, hashed once when the key is made: the table hashes a key on
+        /// every insert, lookup and eviction, and hashing the job id again each time was 2,000
+        /// instructions a job (`scripts/bench-instructions.sh`). Equality compares it and every field.
+        private let digest: Int
 
         init(jobID: String, previousAttempts: Int, retryCopy: String? = nil, body: [UInt8]) {
             self.jobID = jobID
@@ -38,12 +41,25 @@ final class AnsweredOutcomes: Sendable {
             self.retryCopy = retryCopy
             var hasher = Hasher()
             body.withUnsafeBytes { hasher.combine(bytes: $0) }
-            bodyHash = hasher.finalize()
+            hasher.combine(body.count)
+            hasher.combine(jobID)
+            hasher.combine(previousAttempts)
+            hasher.combine(retryCopy)
+            digest = hasher.finalize()
         }
 
         /// The key of a delivery of the job `jobID` whose message is `message`.
         init(jobID: String, previousAttempts: Int, message: AMQPMessage) {
             self.init(jobID: jobID, previousAttempts: previousAttempts, retryCopy: RetryHeaders.copy(of: message), body: message.body)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(digest)
+        }
+
+        static func == (left: Key, right: Key) -> Bool {
+            left.digest == right.digest && left.previousAttempts == right.previousAttempts
+                && left.jobID == right.jobID && left.retryCopy == right.retryCopy
         }
     }
 
