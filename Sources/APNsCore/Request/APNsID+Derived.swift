@@ -28,6 +28,8 @@ extension APNsID {
                 name.append(tokenInfix)
                 tokenHex!.withUTF8 { name.append($0) }
             }
+            // The name must fill its bytes exactly: a shorter one would hash bytes never written.
+            precondition(name.position == count, "the name's length was miscounted")
             let digest = UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
             SHA256.hash(UnsafeRawBufferPointer(name.bytes), into: digest)
             return APNsID(uuidBytes: UnsafeRawBufferPointer(digest), version: 8)

@@ -21,8 +21,9 @@ public enum SHA256 {
         precondition(digest.count >= byteCount, "a SHA-256 digest needs 32 bytes")
         let context = contexts.withLock { $0.popLast() } ?? DigestContext()
         var length: UInt32 = 0
-        // Init on a context that already holds SHA-256 reuses its state; `EVP_Digest` made and freed
-        // a context and the provider's state (two allocations) on every call.
+        // A context kept between digests: `EVP_Digest` made and freed one on every call. (OpenSSL 3.0
+        // still makes the provider's state anew at each init.) 195 -> 141 ns a 52-byte digest, in C
+        // on this machine.
         let succeeded = EVP_DigestInit_ex2(context.pointer, algorithm.pointer, nil) == 1
             && EVP_DigestUpdate(context.pointer, bytes.baseAddress, bytes.count) == 1
             && EVP_DigestFinal_ex(context.pointer, digest.baseAddress?.assumingMemoryBound(to: UInt8.self), &length) == 1

@@ -7,7 +7,7 @@ import Logging
 import WorkerConfiguration
 
 /// The synchronous halves of processing a job: before the send (decode, resolve, check) and after it
-/// (decide, build the messages).
+/// (decide; ``PublicationPlanner`` builds the messages).
 ///
 /// `@inline(never)`: inlined into the async ``JobProcessor/process(_:)`` their temporaries (the
 /// envelope, results, verdicts, log metadata) would become slots of an async frame that lives as long

@@ -116,7 +116,7 @@ public final class JobProcessor: Sendable {
 
     /// Processes one delivery; never throws: every outcome ends in an ack or a requeue, after which
     /// `settled` runs, once (for nearly every job on the broker client's event loop:
-    /// ``finish(_:with:then:)``). Returns once nothing is left for a task to wait for.
+    /// ``JobSettler/finish(_:with:then:)``). Returns once nothing is left for a task to wait for.
     public func process(_ delivery: AMQPDelivery, settled: @escaping @Sendable () -> Void) async {
         guard let step = begin(delivery, settled: settled) else { return }
         await proceed(step, of: delivery, settled: settled)

@@ -15,15 +15,16 @@ struct PublicationPlannerTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let topology = TopologySection()
     static let arrivedWith = Tries(attempts: 1, deferrals: 2)
-    /// The counts after this try, which a retry copy and a dead letter carry.
-    static let afterTry = arrivedWith.after(processed: true)
+    /// The counts after this try, which a retry copy and a dead letter carry. Apart from
+    /// ``arrivedWith`` in both counts (no single try moves both), so that a copy given the wrong ones shows.
+    static let afterTry = Tries(attempts: 2, deferrals: 3)
 
     static func planner() -> PublicationPlanner {
         var logger = Logger(label: "unit")
         logger.logLevel = .critical
         return PublicationPlanner(
             messages: OutgoingMessages(topology: Topology(settings: topology)),
-            policy: RetryPolicy(tiers: [.seconds(5), .seconds(30), .seconds(120)], maxAttempts: 5),
+            policy: RetryPolicy(tiers: topology.retryTiers, maxAttempts: 5),
             credentialBackoff: .seconds(60), logger: logger, now: { now }
         )
     }
@@ -50,6 +51,9 @@ struct PublicationPlannerTests {
     /// One publication as a test reads it.
     struct Published: Equatable, CustomStringConvertible {
         let exchange: String
+        /// A copy's routing key (its retry tier) and expiration (its wait there); nil for a result.
+        var routingKey: String?
+        var expiration: String?
         /// The result's status, for a result.
         var status: String?
         var reason: String?
@@ -65,22 +69,40 @@ struct PublicationPlannerTests {
                 reason = result.reason
                 return
             }
+            routingKey = publication.routingKey
+            expiration = publication.message.properties.expiration
             let headers = publication.message.properties.headers
             if case .int(let count)? = headers[RetryHeaders.attempts] { attempts = count }
             if case .int(let count)? = headers[RetryHeaders.deferrals] { deferrals = count }
             if case .string(let text)? = headers[RetryHeaders.lastError] { lastError = text }
         }
 
-        init(exchange: String, status: String? = nil, reason: String? = nil, attempts: Int64? = nil, deferrals: Int64? = nil, lastError: String? = nil) {
-            (self.exchange, self.status, self.reason, self.attempts, self.deferrals, self.lastError) = (exchange, status, reason, attempts, deferrals, lastError)
+        init(
+            exchange: String, routingKey: String? = nil, expiration: String? = nil, status: String? = nil, reason: String? = nil,
+            attempts: Int64? = nil, deferrals: Int64? = nil, lastError: String? = nil
+        ) {
+            (self.exchange, self.routingKey, self.expiration, self.status, self.reason) = (exchange, routingKey, expiration, status, reason)
+            (self.attempts, self.deferrals, self.lastError) = (attempts, deferrals, lastError)
         }
 
-        var description: String { "\(exchange) \(status ?? "-") \(reason ?? "-") attempts \(attempts.map(String.init) ?? "-") deferrals \(deferrals.map(String.init) ?? "-") \(lastError ?? "")" }
+        var description: String {
+            "\(exchange) \(routingKey ?? "-") expires \(expiration ?? "-") \(status ?? "-") \(reason ?? "-") attempts \(attempts.map(String.init) ?? "-") deferrals \(deferrals.map(String.init) ?? "-") \(lastError ?? "")"
+        }
     }
 
     static func result(_ status: String, reason: String? = nil) -> Published { Published(exchange: topology.resultsExchange, status: status, reason: reason) }
-    static func deadLetter(_ lastError: String) -> Published { Published(exchange: topology.deadExchange, attempts: Int64(afterTry.attempts), deferrals: Int64(arrivedWith.deferrals), lastError: lastError) }
-    static func retry(_ tries: Tries, _ lastError: String) -> Published { Published(exchange: topology.retryExchange, attempts: Int64(tries.attempts), deferrals: Int64(tries.deferrals), lastError: lastError) }
+    /// A dead letter: this try's attempts; its deferrals as the job arrived (a dead letter writes none).
+    static func deadLetter(_ lastError: String) -> Published {
+        Published(exchange: topology.deadExchange, routingKey: topology.routingKey(of: .bulk), attempts: Int64(afterTry.attempts), deferrals: Int64(arrivedWith.deferrals), lastError: lastError)
+    }
+
+    /// A retry copy to the tier `seconds` long, held there that long.
+    static func retry(_ tries: Tries, tier seconds: Int64, _ lastError: String) -> Published {
+        Published(
+            exchange: topology.retryExchange, routingKey: topology.retryRoutingKey(forTier: .seconds(seconds), lane: .bulk), expiration: String(seconds * 1000),
+            attempts: Int64(tries.attempts), deferrals: Int64(tries.deferrals), lastError: lastError
+        )
+    }
 
     static let refusal = APNsRejection(status: 403, reason: APNsReason(name: "InvalidProviderToken"))
     static let unavailable = APNsRejection(status: 503, reason: APNsReason(name: "ServiceUnavailable"))
@@ -92,9 +114,10 @@ struct PublicationPlannerTests {
         (.failed(code: "ServiceUnavailable", detail: "retries used up", rejection: unavailable),
          [result("failed", reason: "ServiceUnavailable"), deadLetter("ServiceUnavailable: retries used up")]),
         (.expired(lastError: "deadline passed"), [result("expired"), deadLetter("expired: deadline passed")]),
-        (.retry(tier: 1, delay: .seconds(30), lastError: "ServiceUnavailable: try later"), [retry(afterTry, "ServiceUnavailable: try later")]),
-        // Not an attempt: the job goes back with the counts it came with, after the credential's pause.
-        (.credentialRefused(lastError: "InvalidProviderToken: refused"), [retry(arrivedWith, "InvalidProviderToken: refused")]),
+        (.retry(tier: 1, delay: .seconds(30), lastError: "ServiceUnavailable: try later"), [retry(afterTry, tier: 30, "ServiceUnavailable: try later")]),
+        // Not an attempt: the job goes back with the counts it came with, to the first tier as long as
+        // the credential's pause (60 s: the 120 s tier).
+        (.credentialRefused(lastError: "InvalidProviderToken: refused"), [retry(arrivedWith, tier: 120, "InvalidProviderToken: refused")]),
     ]
 
     @Test("a single-device job", arguments: table)
@@ -114,12 +137,25 @@ struct PublicationPlannerTests {
         #expect(publications.map(Published.init) == expected)
     }
 
-    @Test("a refused credential postpones the job to the first retry tier as long as the credential's pause (60 s: the 120 s tier)")
-    func refusalWaitsForThePause() throws {
-        let publications = Self.planner().notification(.credentialRefused(lastError: "InvalidProviderToken: refused"), job: try Self.job(), credential: "team-one", tries: Self.afterTry, context: Self.context("{}"))
-        let copy = try #require(publications.first)
-        #expect(copy.routingKey == Self.topology.retryRoutingKey(forTier: .seconds(120), lane: .bulk))
-        #expect(copy.message.properties.expiration == "120000")
+    @Test("a channel create: its result carries the new channel's id and APNs' request id, and no apns-id")
+    func channelAnswer() throws {
+        let body = #"{"id":"j-1","bundle_id":"com.example.app","channel_action":"create","message_storage_policy":1}"#
+        guard case .success(.channel(let job)) = JobDecoder.decodeAny(JobEnvelope(body: Array(body.utf8))) else {
+            Issue.record("the channel job did not decode")
+            return
+        }
+        var acceptance = APNsAcceptance(apnsID: "not-for-channels", uniqueID: nil)
+        acceptance.status = 201
+        acceptance.channelID = "dHN0LXRvcGljLWNoYW5uZWw="
+        acceptance.requestID = "5f2a1d9e-0000-4000-8000-000000000001"
+        let publications = Self.planner().channel(.delivered(acceptance), job: job, credential: "team-one", tries: Tries(attempts: 1), context: Self.context(body))
+        let result = try JobResult.decode(try #require(publications.first).message.body)
+        #expect(publications.count == 1)
+        #expect(result.status == .delivered && result.httpStatus == 201)
+        #expect(result.channelID == "dHN0LXRvcGljLWNoYW5uZWw=")
+        #expect(result.requestID == "5f2a1d9e-0000-4000-8000-000000000001")
+        #expect(result.apnsID == nil)
+        #expect(result.channelAction == "create")
     }
 
     @Test("a multicast pass: one summary result, a dead letter of only the dead tokens, a retry copy per kind of try")
@@ -150,8 +186,11 @@ struct PublicationPlannerTests {
         #expect(result.status == .partial)
         #expect(result.tokens?.delivered == 1 && result.tokens?.rejected == 1 && result.tokens?.failed == 1 && result.tokens?.retrying == 2)
         #expect(try Self.tokens(in: publications[1].message) == [tokens[3].hexString])
+        #expect(Published(publications[1]).attempts == Int64(Self.arrivedWith.attempts + 1), "the pass was an attempt")
         #expect(try publications[2...].map { try Self.tokens(in: $0.message) } == [[tokens[2].hexString], [tokens[4].hexString]])
-        #expect(publications[2...].map { Published($0).attempts } == [Int64(Self.afterTry.attempts), Int64(Self.arrivedWith.attempts)])
+        #expect(publications[2...].map { Published($0).attempts } == [Int64(Self.arrivedWith.attempts + 1), Int64(Self.arrivedWith.attempts)])
+        // Both copies wait as long as the longest wait any of their tokens asked for: the 503's second attempt, 30 s.
+        #expect(publications[2...].map(\.routingKey) == Array(repeating: Self.topology.retryRoutingKey(forTier: .seconds(30), lane: .bulk), count: 2))
         #expect(publications[2...].map { Published($0).deferrals } == [Int64(Self.arrivedWith.deferrals), Int64(Self.arrivedWith.deferrals + 1)])
     }
 
