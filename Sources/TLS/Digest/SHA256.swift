@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// SHA-256 through OpenSSL, for identifiers derived from content (e.g. an apns-id from a job id).
 public enum SHA256 {
@@ -19,7 +19,7 @@ public enum SHA256 {
     /// and every token of a multicast job derives an apns-id this way.
     public static func hash(_ bytes: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         precondition(digest.count >= byteCount, "a SHA-256 digest needs 32 bytes")
-        let context = contexts.withLock { $0.popLast() } ?? DigestContext()
+        let context = contexts.withLockedValue { $0.popLast() } ?? DigestContext()
         var length: UInt32 = 0
         // A context kept between digests: `EVP_Digest` made and freed one on every call. (OpenSSL 3.0
         // still makes the provider's state anew at each init.) 195 -> 141 ns a 52-byte digest, in C
@@ -29,7 +29,7 @@ public enum SHA256 {
             && EVP_DigestFinal_ex(context.pointer, digest.baseAddress?.assumingMemoryBound(to: UInt8.self), &length) == 1
         // SHA-256 fails only without memory; there is nothing sensible to return then.
         precondition(succeeded && length == byteCount, "OpenSSL could not compute SHA-256")
-        contexts.withLock { if $0.count < maximumIdleContexts { $0.append(context) } }
+        contexts.withLockedValue { if $0.count < maximumIdleContexts { $0.append(context) } }
     }
 
     /// SHA-256 fetched once: `EVP_sha256()` makes OpenSSL 3 look the implementation up on every digest,
@@ -37,7 +37,9 @@ public enum SHA256 {
     private static let algorithm = FetchedDigest(name: "SHA256")
 
     /// Contexts between digests, one per thread hashing at once (a shard's event loop each, mostly).
-    private static let contexts = Mutex<[DigestContext]>([])
+    /// A pthread mutex rather than `Synchronization.Mutex`, whose lock ThreadSanitizer cannot see
+    /// (`make sanitize` reported the pool's array as raced between two shards).
+    private static let contexts = NIOLockedValueBox<[DigestContext]>([])
     private static let maximumIdleContexts = 16
 }
 
