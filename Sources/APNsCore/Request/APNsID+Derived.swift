@@ -18,15 +18,15 @@ extension APNsID {
     /// derives an id, and the name's array, the digest's and its cut copy were three allocations of it
     /// (6,500 instructions a job with the digest's own two, `scripts/bench-instructions.sh`).
     private static func derived(fromJobID jobID: String, tokenHex: String?) -> APNsID {
-        var (jobID, tokenHex) = (jobID, tokenHex)
+        var jobID = jobID
         let count = jobPrefix.utf8CodeUnitCount + jobID.utf8.count + (tokenHex.map { tokenInfix.utf8CodeUnitCount + $0.utf8.count } ?? 0)
         return withUnsafeTemporaryAllocation(byteCount: count + SHA256.byteCount, alignment: 8) { buffer in
             var name = NameWriter(bytes: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
             name.append(jobPrefix)
             jobID.withUTF8 { name.append($0) }
-            if tokenHex != nil {
+            if var tokenHex {
                 name.append(tokenInfix)
-                tokenHex!.withUTF8 { name.append($0) }
+                tokenHex.withUTF8 { name.append($0) }
             }
             // The name must fill its bytes exactly: a shorter one would hash bytes never written.
             precondition(name.position == count, "the name's length was miscounted")

@@ -10,8 +10,9 @@ import WorkerConfiguration
 ///
 /// The decision core of the job's path, and nothing else: synchronous, no I/O and no shared state,
 /// its only inputs the job, the verdict and the injected clock (it writes a debug line for a retry,
-/// nothing else), so a table of verdicts tests it whole (`PublicationPlannerTests`). Sending, pausing a refused credential and handing the
-/// messages to the broker stay with ``JobProcessor`` and ``JobSettler``.
+/// nothing else), so a table of verdicts tests it whole (`PublicationPlannerTests`). Sending, pausing
+/// a refused credential and handing the messages to the broker stay with ``JobProcessor`` and
+/// ``JobSettler``.
 struct PublicationPlanner: Sendable {
     let messages: OutgoingMessages
     let policy: RetryPolicy
