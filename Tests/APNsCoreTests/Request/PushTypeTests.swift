@@ -40,10 +40,15 @@ struct PushTypeTests {
 
     @Test("alert and background refuse another type's topic", arguments: [PushType.alert, .background])
     func bundleTypes(type: PushType) throws {
-        try type.validate(topic: "com.example.app")
-        for topic in ["com.example.app.voip", "com.example.app.push-type.liveactivity", "com.example.app.complication"] {
-            let error = #expect(throws: NotificationError.self) { try type.validate(topic: topic) }
+        // A near miss of a suffix is a bundle topic; each suffix of the table makes its type's topic.
+        for topic in ["com.example.app", "com.example.appvoip", "com.example.app.voip-pt", "com.example.app.push-type.widget"] {
+            try type.validate(topic: topic)
+        }
+        for (other, _, suffix) in Self.expected {
+            guard let suffix else { continue }
+            let error = #expect(throws: NotificationError.self) { try type.validate(topic: "com.example.app" + suffix) }
             #expect(error?.code == .topicMismatch)
+            #expect(error?.description.contains("is a \(other) topic") == true)
         }
     }
 
