@@ -23,13 +23,22 @@ extension HTTP2Session {
     }
 
     private func submitUncheckedRequest(_ block: HTTP2HeaderBlock, body: [UInt8]) throws(HTTP2Error) -> Int32 {
-        let streamID = try withNameValuePairs(block) { pairs throws(HTTP2Error) in
-            try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in
-                try HTTP2Error.check(nghttp2_submit_request(session, nil, pairs.baseAddress, pairs.count, provider, nil), "submit request")
+        // The stream carries its slot from the start (``StreamSlots``): nghttp2 may open it only when
+        // the server's stream limit allows, and its answer's callbacks find it by the slot.
+        let slot = slots.take()
+        slots[slot].outgoingBody = body
+        do {
+            return try withNameValuePairs(block) { pairs throws(HTTP2Error) in
+                try withBodyProvider(hasBody: !body.isEmpty) { provider throws(HTTP2Error) in
+                    try HTTP2Error.check(
+                        nghttp2_submit_request(session, nil, pairs.baseAddress, pairs.count, provider, StreamSlots.userData(slot)), "submit request"
+                    )
+                }
             }
+        } catch {
+            slots.release(slot)
+            throw error
         }
-        stream(streamID).outgoingBody = body
-        return streamID
     }
 
     /// Answers a request (server role).

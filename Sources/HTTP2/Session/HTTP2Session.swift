@@ -10,55 +10,12 @@ public final class HTTP2Session {
 
     public let role: Role
     var session: OpaquePointer!
-    var streams: [Int32: StreamState] = [:]
+    var slots = StreamSlots()
+    /// The stream the last lookup found, and its slot: a header block's fields, its body's chunks and
+    /// its end arrive one callback each, for one stream after another, so most lookups are for the
+    /// same stream again.
+    var recentStream: (id: Int32, slot: Int)?
     var events: [HTTP2Event] = []
-
-    /// What the session keeps per open stream.
-    ///
-    /// A class, so that nghttp2's callbacks change a stream through the reference the table holds: a
-    /// value in the table would be changed through `Dictionary`'s `modify` accessor, a coroutine whose
-    /// frame is heap-allocated, once per header field and per chunk (a dozen allocations per request,
-    /// `perf` on a `malloc` probe under `apns-bench throughput`).
-    final class StreamState {
-        var outgoingBody: [UInt8] = []
-        var sentBodyBytes = 0
-        var headers: [HTTP2Header] = []
-        var body: [UInt8] = []
-
-        /// A new header block: room for an APNs request's dozen fields at once, rather than growing
-        /// the array four times per request.
-        func beginHeaders() {
-            headers.removeAll(keepingCapacity: true)
-            headers.reserveCapacity(12)
-        }
-    }
-
-    /// The stream the last lookup found: a header block's fields, its body's chunks and its end arrive
-    /// one callback each, for one stream after another, so most lookups are for the same stream again.
-    private var recent: (id: Int32, state: StreamState)?
-
-    /// The state of stream `streamID`, made on first use.
-    func stream(_ streamID: Int32) -> StreamState {
-        if let state = openStream(streamID) { return state }
-        let state = StreamState()
-        streams[streamID] = state
-        recent = (streamID, state)
-        return state
-    }
-
-    /// The state of stream `streamID` if it is open.
-    func openStream(_ streamID: Int32) -> StreamState? {
-        if let recent, recent.id == streamID { return recent.state }
-        guard let state = streams[streamID] else { return nil }
-        recent = (streamID, state)
-        return state
-    }
-
-    /// Forgets closed stream `streamID`.
-    func closeStream(_ streamID: Int32) {
-        streams[streamID] = nil
-        if recent?.id == streamID { recent = nil }
-    }
 
     /// - Parameters:
     ///   - settings: the SETTINGS this side sends first (a server advertises MAX_CONCURRENT_STREAMS here).
@@ -130,7 +87,7 @@ public final class HTTP2Session {
     }
 
     /// Streams open on this session right now.
-    public var openStreamCount: Int { streams.count }
+    public var openStreamCount: Int { slots.openCount }
 
     /// The highest stream id the peer opened and this side processed (for a server's GOAWAY).
     public var lastProcessedStreamID: Int32 { nghttp2_session_get_last_proc_stream_id(session) }

@@ -24,6 +24,38 @@ struct HTTP2SessionTests {
         #expect(pair.server.openStreamCount == 0)
     }
 
+    @Test("a closed stream's slot serves the next stream empty: nothing of one exchange reaches the next")
+    func slotsAreReused() throws {
+        let pair = try SessionPair()
+        let large = [UInt8](repeating: 7, count: 5_000)
+        var first: [Int32] = []
+        for body in [[1, 2], large, [3]] as [[UInt8]] {
+            first.append(try pair.client.submitRequest(headers: SessionPair.request(extra: [HTTP2Header("apns-topic", "first")]), body: body))
+        }
+        try pair.exchange()
+        for stream in first { try pair.server.submitResponse(streamID: stream, headers: [HTTP2Header(":status", "400")], body: large) }
+        try pair.exchange()
+        #expect(pair.client.openStreamCount == 0)
+        #expect(pair.server.openStreamCount == 0)
+
+        let second = try pair.client.submitRequest(headers: SessionPair.request(), body: [9])
+        let third = try pair.client.submitRequest(headers: SessionPair.request(), body: [])
+        try pair.exchange()
+        let requests = Dictionary(uniqueKeysWithValues: pair.requests.map { ($0.streamID, $0) })
+        #expect(requests[second]?.body == [9])
+        #expect(requests[third]?.body.count == 0)
+        #expect(requests[second]?.headers.value(of: "apns-topic") == nil)
+        for stream in [second, third] { try pair.server.submitResponse(streamID: stream, headers: [HTTP2Header(":status", "200")], body: []) }
+        try pair.exchange()
+        #expect(pair.responses[second]?.body.count == 0)
+        #expect(pair.responses[third]?.headers.value(of: ":status") == "200")
+        #expect(pair.responses[third]?.body.count == 0)
+        // Five streams, never more than three open at once: three slots each side.
+        #expect(pair.client.slots.count == 3)
+        #expect(pair.server.slots.count == 3)
+        #expect(pair.client.openStreamCount == 0)
+    }
+
     @Test("never-indexed fields arrive marked as such; ordinary ones do not")
     func neverIndexed() throws {
         let pair = try SessionPair()
