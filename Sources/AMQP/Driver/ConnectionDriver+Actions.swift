@@ -50,7 +50,7 @@ extension ConnectionDriver {
         case .resumePublish(let id, let outcome):
             publishes.removeValue(at: id)?.continuation.resume(with: outcome.mapError { $0 })
         case .resumeBatch(let id, let outcomes, let acked):
-            batches.removeValue(at: id)?(AMQPBatchOutcome(outcomes: outcomes, acked: acked))
+            batches.removeValue(at: id)?(AMQPBatchOutcome(outcomes, acked: acked))
         case .sendAck(let tag, let multiple):
             connection?.write(.basicAck(deliveryTag: tag, multiple: multiple), on: AMQPConnection.workChannel)
         case .sendReject(let tag, let requeue):

@@ -21,7 +21,7 @@ enum ConnectionAction: Equatable {
     /// Resume the caller of publish `id`.
     case resumePublish(PublishID, Result<AMQPPublishOutcome, AMQPError>)
     /// Resume the caller of a publish batch: each message's outcome, and whether its delivery was acked.
-    case resumeBatch(BatchID, outcomes: [Result<AMQPPublishOutcome, AMQPError>], acked: Bool)
+    case resumeBatch(BatchID, outcomes: PublishOutcomes, acked: Bool)
     case sendAck(deliveryTag: UInt64, multiple: Bool)
     case sendReject(deliveryTag: UInt64, requeue: Bool)
     /// The client is closed: resume whoever waited for `close()`, and stop the thread.

@@ -24,7 +24,7 @@ extension ConnectionStateMachine {
     mutating func batchRequested(_ batch: BatchID, members: some Collection<PublishID>, deliveryTag: UInt64, deliveryGeneration: UInt64) -> [ConnectionAction] {
         batches.insert(
             Batch(
-                outcomes: Array(repeating: Batch.placeholder, count: members.count), unsettled: members.count,
+                outcomes: PublishOutcomes(count: members.count), unsettled: members.count,
                 deliveryTag: deliveryTag, deliveryGeneration: deliveryGeneration
             ),
             at: batch
@@ -65,7 +65,7 @@ extension ConnectionStateMachine {
     /// else, and it resumes now, un-acked.
     private mutating func resolve(_ done: Batch, _ batch: BatchID) -> [ConnectionAction] {
         let outcomes = done.outcomes
-        let confirmed = outcomes.allSatisfy { $0 == .success(.confirmed) }
+        let confirmed = outcomes.allConfirmed
         guard confirmed, isConnected, done.deliveryGeneration == generation else {
             return [.resumeBatch(batch, outcomes: outcomes, acked: false)]
         }

@@ -42,17 +42,13 @@ struct ConnectionStateMachine {
 
     /// A publish batch in flight.
     struct Batch: Equatable {
-        /// Each member's outcome, in order; a member still without one holds ``placeholder``.
-        var outcomes: [Result<AMQPPublishOutcome, AMQPError>]
+        /// Each member's outcome, in order; a member still without one counts as confirmed until it has
+        /// it (the batch resolves only once every member has).
+        var outcomes: PublishOutcomes
         /// Members without their outcome yet: the batch resolves at 0.
         var unsettled: Int
         let deliveryTag: UInt64
         let deliveryGeneration: UInt64
-
-        /// What the place of a member without its outcome holds (never handed out: a batch resolves
-        /// only once every place has its member's outcome). Non-optional places, so the outcomes go
-        /// out as they are.
-        static let placeholder = Result<AMQPPublishOutcome, AMQPError>.failure(AMQPError(.notConnected, operation: "publish", message: "not settled yet"))
     }
 
     let endpointCount: Int
@@ -89,7 +85,7 @@ struct ConnectionStateMachine {
     var members = NumberedWindow<(batch: BatchID, index: Int)>()
     var batches = NumberedWindow<Batch>()
     /// Batches whose every message is confirmed: resumed (acked) once their ack is written.
-    var batchesAwaitingAck: [(BatchID, [Result<AMQPPublishOutcome, AMQPError>])] = []
+    var batchesAwaitingAck: [(BatchID, PublishOutcomes)] = []
 
     init(endpointCount: Int, reconnectBackoff: ReconnectBackoff, random: any RandomNumberGenerator) {
         self.endpointCount = max(endpointCount, 1)

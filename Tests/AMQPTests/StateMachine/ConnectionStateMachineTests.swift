@@ -133,6 +133,17 @@ struct ConnectionStateMachineTests {
         #expect(machine.flushSettlements() == [])
     }
 
+    @Test("a batch's outcomes come back in order, the confirmed ones among the others")
+    func batchOutcomesInOrder() {
+        let refused = AMQPError(.invalidArgument, operation: "publish", message: "cannot be encoded")
+        let outcomes: [Result<AMQPPublishOutcome, AMQPError>] = [
+            .success(.confirmed), .failure(refused), .success(.returned(replyCode: 312, replyText: "NO_ROUTE")), .success(.confirmed),
+        ]
+        #expect(AMQPBatchOutcome(outcomes: outcomes, acked: false).outcomes == outcomes)
+        #expect(AMQPBatchOutcome(outcomes: [], acked: true).outcomes.isEmpty)
+        #expect(AMQPBatchOutcome(outcomes: outcomes, acked: false) != AMQPBatchOutcome(outcomes: Array(outcomes.reversed()), acked: false))
+    }
+
     @Test("a batch whose connection is lost before its ack is written resumes un-acked; one of an older connection is never acked")
     func batchAcrossReconnect() {
         var machine = Self.consuming()
