@@ -1,7 +1,7 @@
 /// The `basic` class properties of a message: the content header every message carries.
 ///
 /// A value, stored behind one reference that is copied on write: a job's properties travel from the
-/// delivery into its result, its retry copy and the publish request, and a copy of eight strings and
+/// delivery into its result, its retry copy and the publish request, and a copy of seven strings and
 /// a dictionary retained each of them, some 60 retains and as many releases a job (callgrind,
 /// `scripts/bench-instructions.sh`). Now a copy retains one object.
 public struct AMQPProperties: Sendable, Hashable {
