@@ -15,7 +15,7 @@ final class EncodingArena {
     /// The first block, kept for every encoding; the block allocations come from now; how much of it
     /// is used. Plain pointers and integers, and no access to them spans a call, so the optimizer
     /// drops Swift's run-time exclusivity checks on them: an array of blocks, which `append` grows
-    /// through a call, was checked on every allocation, 600 instructions a publish (callgrind).
+    /// through a call, was checked on every allocation: eight a publish, 650 instructions (callgrind).
     private var first: (start: UnsafeMutableRawPointer, size: Int)?
     private var current: (start: UnsafeMutableRawPointer, size: Int)?
     private var used = 0

@@ -33,7 +33,9 @@ public struct AMQPProperties: Sendable, Hashable {
     /// Application headers (the `headers` field table).
     public var headers: [String: AMQPFieldValue] {
         get { storage.fields.headers }
-        set { uniqueStorage().fields.headers = newValue }
+        // Changed in place (`headers[name] = value`): with `set`, the change would be made to a copy
+        // of the table, which its storage still shares, so every change copied the whole table.
+        _modify { yield &uniqueStorage().fields.headers }
     }
     /// Per-message TTL in milliseconds, as the decimal string AMQP wants.
     public var expiration: String? {
@@ -80,7 +82,7 @@ public struct AMQPProperties: Sendable, Hashable {
     }
 
     public static func == (lhs: AMQPProperties, rhs: AMQPProperties) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        lhs.storage.fields == rhs.storage.fields
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -91,6 +93,14 @@ public struct AMQPProperties: Sendable, Hashable {
     private mutating func uniqueStorage() -> Storage {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
         return storage
+    }
+}
+
+extension AMQPProperties: CustomReflectable {
+    /// Shows the fields, as the plain struct did (in test failures, `dump` and descriptions), rather
+    /// than the reference that holds them.
+    public var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
     }
 }
 

@@ -1,6 +1,6 @@
 /// Each message's outcome in a publish batch, in order, kept as the batch's size and the outcomes that
 /// are not `confirmed`. A job's batch is usually its one result, confirmed: an array of outcomes, made
-/// when the batch was asked for, was an allocation and 1,000 instructions a job (callgrind).
+/// when the batch was asked for, was an allocation and about 800 instructions a job (callgrind).
 struct PublishOutcomes: Sendable, Hashable, ExpressibleByArrayLiteral {
     typealias Outcome = Result<AMQPPublishOutcome, AMQPError>
 

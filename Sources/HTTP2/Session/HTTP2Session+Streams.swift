@@ -42,7 +42,8 @@ extension HTTP2Session {
     struct StreamSlots {
         private var states: [StreamState] = []
         private var free: [Int] = []
-        /// Slots taken and not released: the streams open.
+        /// Slots taken and not released: the streams open, and requests nghttp2 holds until the
+        /// server's stream limit lets them open.
         private(set) var openCount = 0
 
         /// Slots made so far: the most streams that were open at once.

@@ -100,7 +100,8 @@ extension HTTP2Session {
     }
 
     /// Calls `body` with the DATA source for a message body (the read callback finds the bytes in
-    /// ``streams``), or with nil when there is no body; nghttp2 copies the provider during the call.
+    /// its stream's slot, ``StreamSlots``), or with nil when there is no body; nghttp2 copies the
+    /// provider during the call.
     private func withBodyProvider<T>(
         hasBody: Bool,
         _ body: (UnsafePointer<nghttp2_data_provider>?) throws(HTTP2Error) -> T
