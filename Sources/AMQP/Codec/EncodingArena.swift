@@ -12,15 +12,18 @@ internal import Glibc
 /// its event loop.
 final class EncodingArena {
     private static let blockSize = 4096
-    /// The first block, kept for every encoding; the block allocations come from now; how much of it
-    /// is used. Plain pointers and integers, and no access to them spans a call, so the optimizer
-    /// drops Swift's run-time exclusivity checks on them: an array of blocks, which `append` grows
-    /// through a call, was checked on every allocation: eight a publish, 650 instructions (callgrind).
+    /// The first block (kept for every encoding), the block allocations come from now, and how much
+    /// of that block is used. Plain pointers and integers, and no access to them spans a call, so the
+    /// optimizer drops Swift's run-time exclusivity checks on them: an array of blocks, which `append`
+    /// grows through a call, was checked on every allocation: eight a publish, 650 instructions
+    /// (callgrind).
     private var first: (start: UnsafeMutableRawPointer, size: Int)?
     private var current: (start: UnsafeMutableRawPointer, size: Int)?
     private var used = 0
     /// Blocks beyond the first (a frame larger than one block), freed by ``reset()``.
     private var larger: [UnsafeMutableRawPointer] = []
+    /// `!larger.isEmpty`, kept apart so that ``reset()``, after every encoding, reads a plain flag:
+    /// `larger` keeps its run-time checks (its `append` spans a call), and asking it would cost one.
     private var hasLarger = false
 
     deinit {

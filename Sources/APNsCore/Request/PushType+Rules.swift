@@ -55,7 +55,9 @@ extension PushType {
         }
         try Topic.validate(topic)
         if let suffix = topicSuffix {
-            guard Self.topic(topic, endsWith: suffix), topic.utf8.count > suffix.utf8.count else {
+            // No suffix ends another (".voip" and ".voip-ptt" differ in their last bytes), so the type a
+            // topic's suffix names is this one exactly when the topic ends with this one's suffix.
+            guard Self.suffixedType(of: topic) == self, topic.utf8.count > suffix.utf8.count else {
                 throw NotificationError(.topicMismatch, "push type \(self) needs a topic of the form <bundle id>\(suffix), not \(topic)")
             }
         } else if self == .alert || self == .background, let other = Self.suffixedType(of: topic) {
@@ -63,14 +65,10 @@ extension PushType {
         }
     }
 
-    /// Whether `topic` ends with `suffix`, byte for byte (a topic is ASCII: ``Topic/validate(_:)``).
-    static func topic(_ topic: String, endsWith suffix: String) -> Bool {
-        topic.utf8.count >= suffix.utf8.count && topic.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
-    }
-
-    /// The type whose suffix `topic` ends with, if any: what every alert job's topic is checked
-    /// against. Byte by byte over suffixes prepared once: `String.hasSuffix` for each of the eight,
-    /// comparing by canonical equivalence, cost 1,400 instructions a job (callgrind).
+    /// The type whose suffix `topic` ends with, if any: what every job's topic is checked against.
+    /// Byte by byte over suffixes prepared once (a topic is ASCII: ``Topic/validate(_:)``):
+    /// `String.hasSuffix` for each of the eight, comparing by canonical equivalence, cost 1,400
+    /// instructions a job (callgrind).
     static func suffixedType(of topic: String) -> PushType? {
         var topic = topic
         return topic.withUTF8 { topic in

@@ -38,6 +38,16 @@ struct PushTypeTests {
         }
     }
 
+    @Test("no type's topic suffix ends another's, so a topic's suffix names one type at most")
+    func suffixesAreDistinct() {
+        let suffixes = PushType.known.compactMap(\.topicSuffix)
+        for (index, suffix) in suffixes.enumerated() {
+            for (other, longer) in suffixes.enumerated() where other != index {
+                #expect(!longer.hasSuffix(suffix), "\(longer) ends with \(suffix)")
+            }
+        }
+    }
+
     @Test("alert and background refuse another type's topic", arguments: [PushType.alert, .background])
     func bundleTypes(type: PushType) throws {
         // A near miss of a suffix is a bundle topic; each suffix of the table makes its type's topic.
