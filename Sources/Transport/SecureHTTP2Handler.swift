@@ -146,8 +146,7 @@ public final class SecureHTTP2Handler: ChannelInboundHandler {
 
     private func deliverEvents() {
         guard let session = pipe.session else { return }
-        let events = session.takeEvents()
-        if !events.isEmpty { delegate?.handler(self, didReceive: events) }
+        session.drainEvents { delegate?.handler(self, didReceive: $0) }
     }
 
     private func fail(_ error: any Error) {

@@ -3,7 +3,7 @@ internal import CNGHTTP2
 /// One HTTP/2 connection's protocol state, client or server, on nghttp2 with no I/O inside.
 ///
 /// Bytes from the peer go in through ``receive(_:)``; bytes for the peer come out of ``send(_:)``; what
-/// happened comes out of ``takeEvents()``. Not `Sendable`: an `nghttp2_session` belongs to one thread,
+/// happened comes out of ``drainEvents(_:)``. Not `Sendable`: an `nghttp2_session` belongs to one thread,
 /// so each instance lives on the event loop of its connection.
 public final class HTTP2Session {
     public enum Role: Sendable { case client, server }
@@ -51,7 +51,7 @@ public final class HTTP2Session {
         nghttp2_session_del(session)
     }
 
-    /// Processes bytes from the peer; what they meant is collected for ``takeEvents()``.
+    /// Processes bytes from the peer; what they meant is collected for ``drainEvents(_:)``.
     ///
     /// A thrown error is fatal for the connection (the peer broke the protocol); whatever ``send(_:)``
     /// still yields (a GOAWAY) may be written before closing.
@@ -70,10 +70,31 @@ public final class HTTP2Session {
         }
     }
 
-    /// Events since the last call, oldest first.
+    /// Hands the events since the last call to `body`, oldest first, then forgets them.
+    ///
+    /// The array's storage serves the next events, so a read costs no allocation unless `body` keeps
+    /// a copy. (Returning the array instead made `removeAll(keepingCapacity:)` allocate a fresh buffer
+    /// of the full capacity on every read, while the caller still held the old one: a 16 KiB request that
+    /// made glibc consolidate its fast bins.)
+    public func drainEvents(_ body: ([HTTP2Event]) throws -> Void) rethrows {
+        guard !events.isEmpty else { return }
+        var taken: [HTTP2Event] = []
+        swap(&taken, &events)
+        defer {
+            taken.removeAll(keepingCapacity: true)
+            // Events that `body` caused (a frame it sent or refused) wait for the next call in storage
+            // of their own; otherwise the drained storage comes back.
+            if events.isEmpty { swap(&taken, &events) }
+        }
+        try body(taken)
+    }
+
+    /// Events since the last call, oldest first, as an array of the caller's (an allocation each call;
+    /// ``drainEvents(_:)`` is the one for every read).
     public func takeEvents() -> [HTTP2Event] {
-        defer { events.removeAll(keepingCapacity: true) }
-        return events
+        var taken: [HTTP2Event] = []
+        drainEvents { taken = $0 }
+        return taken
     }
 
     /// Whether the session still expects frames from the peer.

@@ -24,6 +24,38 @@ struct HTTP2SessionTests {
         #expect(pair.server.openStreamCount == 0)
     }
 
+    @Test("events that arise while draining (an answer sent from inside) wait for the next drain, and none is lost or repeated")
+    func eventsDuringDrain() throws {
+        let pair = try SessionPair()
+        let stream = try pair.client.submitRequest(headers: SessionPair.request(), body: [1, 2, 3])
+        var toServer: [UInt8] = []
+        try pair.client.send { toServer += $0 }
+        try toServer.withUnsafeBytes { try pair.server.receive($0) }
+
+        var first: [HTTP2Event] = []
+        try pair.server.drainEvents { events in
+            first = events
+            // Sending the answer ends the stream on the server's side, and its close is an event of its own.
+            try pair.server.submitResponse(streamID: stream, headers: [HTTP2Header(":status", "200")], body: [])
+            try pair.server.send { _ in }
+        }
+        // The client's SETTINGS, then its request; the close is not among them.
+        #expect(first.count == 2)
+        guard case .message(stream, _, [1, 2, 3])? = first.last else {
+            Issue.record("expected the request, got \(first)")
+            return
+        }
+        var second: [HTTP2Event] = []
+        pair.server.drainEvents { second = $0 }
+        guard case .streamClosed(stream, .noError)? = second.first, second.count == 1 else {
+            Issue.record("expected the stream's close, got \(second)")
+            return
+        }
+        var calls = 0
+        pair.server.drainEvents { _ in calls += 1 }
+        #expect(calls == 0)
+    }
+
     @Test("a closed stream's slot serves the next stream empty: nothing of one exchange reaches the next")
     func slotsAreReused() throws {
         let pair = try SessionPair()
