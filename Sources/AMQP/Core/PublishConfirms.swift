@@ -33,21 +33,21 @@ struct PublishConfirms<Waiter> {
         waiters.update(at: sequence) { $0.returned = .returned(replyCode: replyCode, replyText: replyText) }
     }
 
-    /// A `basic.ack` (`positive`) or `basic.nack`: the settled publishes, oldest first, with their outcomes.
-    mutating func settle(deliveryTag: UInt64, multiple: Bool, positive: Bool) -> [(Waiter, AMQPPublishOutcome)] {
-        guard !waiters.isEmpty else { return [] }
+    /// A `basic.ack` (`positive`) or `basic.nack`: hands each settled publish to `body`, oldest first,
+    /// with its outcome. (A callback rather than an array: a `multiple` ack settles a whole batch, and
+    /// the array grew by doubling through several allocations on every one.)
+    mutating func settle(deliveryTag: UInt64, multiple: Bool, positive: Bool, _ body: (Waiter, AMQPPublishOutcome) -> Void) {
+        guard !waiters.isEmpty else { return }
         // Everything below the oldest unsettled publish is settled already, so a late `multiple` ack
         // has nothing to add.
         let first = multiple ? waiters.oldest : deliveryTag
         // No publish above the newest sent is waiting (a broker's tag beyond it settles nothing more).
         let last = min(deliveryTag, nextSequence - 1)
-        guard last >= first else { return [] }
-        var settled: [(Waiter, AMQPPublishOutcome)] = []
+        guard last >= first else { return }
         for tag in first...last {
             guard let (waiter, returned) = waiters.removeValue(at: tag) else { continue }
-            settled.append((waiter, positive ? returned ?? .confirmed : .nacked))
+            body(waiter, positive ? returned ?? .confirmed : .nacked)
         }
-        return settled
     }
 
     /// The channel is gone: every waiter, oldest first, and a fresh numbering for the next channel.

@@ -48,6 +48,8 @@ final class ConnectionDriver: @unchecked Sendable {
     var sink: DeliverySink?
     /// Deliveries read since the last hand-over, handed over together when the read completes.
     var received: [AMQPDelivery] = []
+    /// Storage for each tick's flush of settlements (see ``ConnectionStateMachine/flushSettlements(into:)``).
+    var flushActions: [ConnectionAction] = []
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
     /// `cancelConsuming()` callers, answered when the consumer is gone.
     var cancelWaiters: [CheckedContinuation<Void, Never>] = []
@@ -139,7 +141,12 @@ final class ConnectionDriver: @unchecked Sendable {
     func endOfTick() {
         endOfTickScheduled = false
         handOver()
-        run(state.flushSettlements())
+        var actions: [ConnectionAction] = []
+        swap(&actions, &flushActions)
+        state.flushSettlements(into: &actions)
+        run(actions)
+        actions.removeAll(keepingCapacity: true)
+        swap(&actions, &flushActions)
         connection?.flush()
     }
 

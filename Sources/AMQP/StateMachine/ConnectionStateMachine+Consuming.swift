@@ -110,10 +110,18 @@ extension ConnectionStateMachine {
 
     /// The acks asked for since the last flush, coalesced, then the batches they complete.
     mutating func flushSettlements() -> [ConnectionAction] {
-        guard isConnected else { return [] }
-        let acks: [ConnectionAction] = deliveries.flush().map { .sendAck(deliveryTag: $0.tag, multiple: $0.multiple) }
-        let resumed = batchesAwaitingAck.map { ConnectionAction.resumeBatch($0.0, outcomes: $0.1, acked: true) }
-        batchesAwaitingAck = []
-        return acks + resumed
+        var actions: [ConnectionAction] = []
+        flushSettlements(into: &actions)
+        return actions
+    }
+
+    /// ``flushSettlements()`` appended to `actions`, whose storage the caller keeps between flushes: a
+    /// flush comes every loop pass, and its array (an action per batch resumed) was large enough that
+    /// allocating it each time made glibc consolidate its fast bins.
+    mutating func flushSettlements(into actions: inout [ConnectionAction]) {
+        guard isConnected else { return }
+        for ack in deliveries.flush() { actions.append(.sendAck(deliveryTag: ack.tag, multiple: ack.multiple)) }
+        for (batch, outcomes) in batchesAwaitingAck { actions.append(.resumeBatch(batch, outcomes: outcomes, acked: true)) }
+        batchesAwaitingAck.removeAll(keepingCapacity: true)
     }
 }

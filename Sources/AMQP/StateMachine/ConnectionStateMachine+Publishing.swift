@@ -37,9 +37,14 @@ extension ConnectionStateMachine {
     /// A `basic.ack` (`positive`) or `basic.nack` from the broker for publish `tag` (and all before it
     /// when `multiple`).
     mutating func confirmReceived(_ tag: UInt64, multiple: Bool, positive: Bool) -> [ConnectionAction] {
-        confirms.settle(deliveryTag: tag, multiple: multiple, positive: positive).flatMap { id, outcome in
-            settle(id, .success(outcome))
-        }
+        var settled: [(PublishID, AMQPPublishOutcome)] = []
+        swap(&settled, &settledStorage)
+        confirms.settle(deliveryTag: tag, multiple: multiple, positive: positive) { settled.append(($0, $1)) }
+        var actions: [ConnectionAction] = []
+        for (id, outcome) in settled { actions += settle(id, .success(outcome)) }
+        settled.removeAll(keepingCapacity: true)
+        swap(&settled, &settledStorage)
+        return actions
     }
 
     /// A `basic.return` of the publish numbered `sequence`: its confirm will settle it as returned.

@@ -80,6 +80,9 @@ struct ConnectionStateMachine {
     /// read on every event, and a generic one was copied whole by value witnesses to be read).
     var random: any RandomNumberGenerator
     var confirms = PublishConfirms<PublishID>()
+    /// Storage for the publishes one confirm settles, kept between confirms: a `multiple` ack settles a
+    /// whole batch, and a fresh array grew by doubling through several allocations on every one.
+    var settledStorage: [(PublishID, AMQPPublishOutcome)] = []
     var deliveries = DeliveryTags()
     /// Which batch (and which message in it) each publish belongs to.
     var members = NumberedWindow<(batch: BatchID, index: Int)>()
