@@ -139,6 +139,13 @@ $docker run --rm --network none --read-only --entrypoint /bin/sh apns-worker:dev
   || { echo "containers: the worker image's trust store lacks USERTrust RSA Certification Authority" >&2; exit 1; }
 echo "worker image trusts USERTrust RSA Certification Authority (Apple's root since 2025)"
 
+# The release build's malloc is jemalloc (docs/decisions.md): the image must carry it and use it.
+version=$($docker run --rm --network none --read-only apns-worker:dev version)
+case "$version" in
+  *jemalloc*) echo "$version" ;;
+  *) echo "containers: the worker image does not run on jemalloc: $version" >&2; exit 1 ;;
+esac
+
 echo "== $jobs jobs; worker3 gets SIGTERM mid-load"
 /usr/bin/python3 scripts/containers-check.py jobs "$jobs" "$out/jobs.jsonl"
 $docker run --rm --network host --read-only --user 10001:10001 \

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages this project needs, if any are missing: the three C libraries' headers,
-# RabbitMQ for the tests and the demo, h2load for the benchmarks, Prometheus and promtool for the
-# alert rules' tests, tinyproxy for the proxy tests. Safe to run again; quiet when everything is
+# Installs the Debian packages this project needs, if any are missing: the C libraries' headers (AMQP,
+# HTTP/2, TLS, and jemalloc for the worker's release build), RabbitMQ for the tests and the demo, h2load
+# for the benchmarks, Prometheus and promtool for the alert rules' tests, tinyproxy for the proxy tests. Safe to run again; quiet when everything is
 # there. Needs root (or sudo) only when something is missing.
 set -euo pipefail
-packages=(pkg-config ca-certificates openssl curl python3 python3-pika python3-jsonschema python3-yaml shellcheck yamllint librabbitmq-dev libnghttp2-dev libssl-dev rabbitmq-server nghttp2-client prometheus tinyproxy)
+packages=(pkg-config ca-certificates openssl curl python3 python3-pika python3-jsonschema python3-yaml shellcheck yamllint librabbitmq-dev libnghttp2-dev libssl-dev libjemalloc-dev rabbitmq-server nghttp2-client prometheus tinyproxy)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 import AMQP
 import ArgumentParser
+import CAllocator
 import HTTP2
 import TLS
 
@@ -23,6 +24,6 @@ struct VersionCommand: ParsableCommand {
     static let version = "0.2.0"
 
     func run() {
-        print("apns-worker \(Self.version) (rabbitmq-c \(AMQPLibrary.version), nghttp2 \(HTTP2Library.version), \(OpenSSLLibrary.version))")
+        print("apns-worker \(Self.version) (rabbitmq-c \(AMQPLibrary.version), nghttp2 \(HTTP2Library.version), \(OpenSSLLibrary.version), \(String(cString: CAllocator_description())))")
     }
 }
