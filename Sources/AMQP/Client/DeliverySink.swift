@@ -23,6 +23,12 @@ enum DeliverySink: Sendable {
         }
     }
 
+    /// Whether a batch handed over stays with the consumer after ``yield(_:)`` returns (an async
+    /// stream's buffer keeps it); otherwise its storage can serve the next batch.
+    var keepsBatches: Bool {
+        if case .batches = self { true } else { false }
+    }
+
     func finish() {
         switch self {
         case .each(let stream): stream.finish()

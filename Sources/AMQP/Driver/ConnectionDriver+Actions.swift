@@ -160,12 +160,13 @@ extension ConnectionDriver {
     /// if nobody reads.
     func handOver() {
         guard !received.isEmpty else { return }
-        let count = received.count
-        guard let sink, sink.yield(received) else {
-            let deliveries = received.prefix(count)
-            received.removeFirst(count)
+        // Out of `received` before the consumer runs: what it does inside the call can reach here again
+        // (a publish that ends a close finishes the deliveries), and must not find this batch still there.
+        var batch: [AMQPDelivery] = []
+        swap(&batch, &received)
+        guard let sink, sink.yield(batch) else {
             logger.warning("AMQP deliveries without a listener; requeueing them and cancelling the consumer")
-            for delivery in deliveries {
+            for delivery in batch {
                 run(state.settleRequested(delivery.deliveryTag, generation: delivery.generation, ack: false, requeue: true))
             }
             run(state.cancelRequested())
@@ -173,12 +174,10 @@ extension ConnectionDriver {
         }
         // A consumer on the loop takes the deliveries out of the batch during the call, so the storage
         // is ours again and serves the next batch: a batch's array is often over a kilobyte, and
-        // allocating one made glibc consolidate its fast bins. (A consumer that keeps the batch, an
-        // async stream's, leaves it shared: then this allocates, as a fresh array did.)
-        if received.count == count {
-            received.removeAll(keepingCapacity: true)
-        } else {
-            received.removeFirst(count)  // more arrived during the call (not on the loop's path today)
+        // allocating one made glibc consolidate its fast bins. A batch a consumer keeps stays its own.
+        if received.isEmpty, !sink.keepsBatches {
+            batch.removeAll(keepingCapacity: true)
+            swap(&batch, &received)
         }
     }
 

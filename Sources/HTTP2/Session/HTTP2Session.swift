@@ -81,10 +81,12 @@ public final class HTTP2Session {
         var taken: [HTTP2Event] = []
         swap(&taken, &events)
         defer {
-            taken.removeAll(keepingCapacity: true)
             // Events that `body` caused (a frame it sent or refused) wait for the next call in storage
             // of their own; otherwise the drained storage comes back.
-            if events.isEmpty { swap(&taken, &events) }
+            if events.isEmpty {
+                taken.removeAll(keepingCapacity: true)
+                swap(&taken, &events)
+            }
         }
         try body(taken)
     }
