@@ -178,7 +178,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings,
-            // jemalloc serves malloc in the release build: 0.84x the worker's CPU per job of glibc's malloc,
+            // jemalloc serves malloc in the release build: 0.85x the worker's CPU per job of glibc's malloc,
             // which spent a sixth of it consolidating and splitting chunks. Not in debug builds, which the
             // sanitizers and fuzzers use with allocators of their own.
             linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux], configuration: .release))]

@@ -141,8 +141,10 @@ echo "worker image trusts USERTrust RSA Certification Authority (Apple's root si
 
 # The release build's malloc is jemalloc (docs/decisions.md): the image must carry it and use it.
 version=$($docker run --rm --network none --read-only apns-worker:dev version)
+# ", jemalloc <version>" only when it serves malloc; "glibc malloc (jemalloc loaded but not serving
+# malloc)" must fail too.
 case "$version" in
-  *jemalloc*) echo "$version" ;;
+  *", jemalloc "[0-9]*) echo "$version" ;;
   *) echo "containers: the worker image does not run on jemalloc: $version" >&2; exit 1 ;;
 esac
 
