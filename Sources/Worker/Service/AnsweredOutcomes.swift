@@ -30,22 +30,22 @@ final class AnsweredOutcomes: Sendable {
         /// The `retry-copy` header: a copy postponed with unchanged counts (a paused credential) is
         /// still a different copy from the delivery that postponed it.
         let retryCopy: String?
-        /// The body and the fields above, hashed once when the key is made: the table hashes a key on
-        /// every insert, lookup and eviction, and hashing the job id again each time was 2,000
-        /// instructions a job (`scripts/bench-instructions.sh`). Equality compares it and every field.
+        /// The body and the fields above, digested once when the key is made (``ContentDigest``): the
+        /// table hashes a key on every insert, lookup and eviction, and hashing the job id again each
+        /// time was 2,000 instructions a job (`scripts/bench-instructions.sh`). Equality compares it
+        /// and every field.
         private let digest: Int
 
         init(jobID: String, previousAttempts: Int, retryCopy: String? = nil, body: [UInt8]) {
             self.jobID = jobID
             self.previousAttempts = previousAttempts
             self.retryCopy = retryCopy
-            var hasher = Hasher()
-            body.withUnsafeBytes { hasher.combine(bytes: $0) }
-            hasher.combine(body.count)
-            hasher.combine(jobID)
-            hasher.combine(previousAttempts)
-            hasher.combine(retryCopy)
-            digest = hasher.finalize()
+            var content = ContentDigest()
+            body.withUnsafeBytes { content.combine($0) }
+            content.combine(jobID)
+            content.combine(previousAttempts)
+            content.combine(retryCopy)
+            digest = content.value
         }
 
         /// The key of a delivery of the job `jobID` whose message is `message`.
