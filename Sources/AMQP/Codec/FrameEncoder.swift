@@ -87,12 +87,18 @@ struct FrameEncoder {
         }
     }
 
-    /// The envelope around what `payload` writes.
+    /// The envelope around what `payload` writes. The type, channel and size go in as one write: each
+    /// write to a `ByteBuffer` is a call with its own capacity and exclusivity checks (a publish made
+    /// 18 of them, most of a job's ByteBuffer writes under callgrind), and NIO's
+    /// `writeMultipleIntegers` cost more than the three it replaced.
     private func frame<Failure: Error>(_ kind: AMQPFrame.Kind, channel: UInt16, into buffer: inout ByteBuffer, _ payload: (inout ByteBuffer) throws(Failure) -> Void) throws(Failure) {
-        buffer.writeInteger(kind.rawValue)
-        buffer.writeInteger(channel)
-        let sizeIndex = buffer.writerIndex
-        buffer.writeInteger(UInt32(0))
+        let sizeIndex = buffer.writerIndex + 3
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 7) { raw in
+            raw[0] = kind.rawValue
+            raw.storeBytes(of: channel.bigEndian, toByteOffset: 1, as: UInt16.self)
+            raw.storeBytes(of: 0, toByteOffset: 3, as: UInt32.self)
+            return 7
+        }
         try payload(&buffer)
         buffer.setInteger(UInt32(buffer.writerIndex - sizeIndex - 4), at: sizeIndex)
         buffer.writeInteger(AMQPFrame.endMarker)
