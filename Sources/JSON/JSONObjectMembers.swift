@@ -5,8 +5,9 @@ public struct JSONObjectMembers: Sendable {
     public let bytes: [UInt8]
     /// In the document's order, names unique (the reader refuses a repeated one).
     let members: [(name: String, member: JSONMember)]
-    /// The members by name, for an object too large to scan (see ``largestScanned``).
-    private let index: [String: Int]?
+    /// The members by name's bytes (as the lookup compares them), for an object too large to scan
+    /// (see ``largestScanned``).
+    private let index: [[UInt8]: Int]?
 
     /// Objects with up to this many members are searched in order. A job has about ten, and a
     /// decoder asks for some fifteen names: comparing short names costs less than hashing each one
@@ -17,16 +18,18 @@ public struct JSONObjectMembers: Sendable {
         self.bytes = bytes
         self.members = members
         index = members.count > Self.largestScanned
-            ? Dictionary(members.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+            ? Dictionary(members.enumerated().map { (Array($1.name.utf8), $0) }, uniquingKeysWith: { first, _ in first }) : nil
     }
 
     /// The member named `name` (after its escapes are decoded), or nil.
     public subscript(name: String) -> JSONMember? {
-        if let index { return index[name].map { members[$0].member } }
-        // Lengths first: most names differ in length, and a string's length is stored in it, while
-        // `==` on two different strings calls into the runtime (50 such calls a job, callgrind).
+        if let index { return index[Array(name.utf8)].map { members[$0].member } }
+        // By bytes, as the reader refuses repeated names: `==` would also match a canonically
+        // equivalent spelling (U+212A for "K"), another name the object may hold as well. Lengths
+        // first: most names differ in length, which a string stores, while comparing two different
+        // strings called into the runtime 50 times a job (callgrind).
         let length = name.utf8.count
-        return members.first { $0.name.utf8.count == length && $0.name == name }?.member
+        return members.first { $0.name.utf8.count == length && $0.name.utf8.elementsEqual(name.utf8) }?.member
     }
 
     /// How many members there are.

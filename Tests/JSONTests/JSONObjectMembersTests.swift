@@ -22,6 +22,30 @@ struct JSONObjectMembersTests {
         #expect(span("missing", json) == nil)
     }
 
+    @Test("names match by their bytes, as repeated names are refused: a canonically equivalent spelling is another name")
+    func namesMatchByBytes() {
+        // U+212A KELVIN SIGN is canonically equivalent to "K", so Swift's `==` calls "\u{212A}ey" and
+        // "Key" equal; the reader holds both as two names.
+        let kelvin = "{\"\u{212A}ey\":1,\"Key\":2}"
+        #expect(read(kelvin).error == nil)
+        #expect(span("Key", kelvin) == "2")
+        #expect(span("Key", "{\"\u{212A}ey\":1}") == nil)
+        #expect(span("\u{212A}ey", kelvin) == "1")
+        // Both spellings of é in one object, each found by its own bytes ("e" and U+0301, then U+00E9).
+        let accents = "{\"caf\u{65}\u{301}\":1,\"caf\u{E9}\":2}"
+        #expect(span("caf\u{E9}", accents) == "2")
+        #expect(span("caf\u{65}\u{301}", accents) == "1")
+        // Of one length: two combining marks in either order (canonical ordering makes them equal).
+        let marks = "{\"a\u{301}\u{327}\":1,\"a\u{327}\u{301}\":2}"
+        #expect(span("a\u{327}\u{301}", marks) == "2")
+        #expect(span("a\u{301}\u{327}", marks) == "1")
+        // The same in an object too large to search in order, which is looked up by a table.
+        let large = "{\"\u{212A}ey\":1,\"Key\":2," + (0..<40).map { "\"n\($0)\":\($0)" }.joined(separator: ",") + "}"
+        #expect(span("Key", large) == "2")
+        #expect(span("\u{212A}ey", large) == "1")
+        #expect(span("n39", large) == "39")
+    }
+
     @Test("values are decoded on demand, each by its kind")
     func decoding() throws {
         let members = read(#"{"s":"a\nb\u00e9","i":-42,"big":99999999999999999999,"f":1.5,"b":false,"z":null,"o":{}}"#).members
