@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
 /// The top-level members of a JSON object with their spans in the document; values are decoded on
 /// demand, so members nobody asks for cost nothing beyond their validation.
 public struct JSONObjectMembers: Sendable {
@@ -29,7 +35,20 @@ public struct JSONObjectMembers: Sendable {
         // first: most names differ in length, which a string stores, while comparing two different
         // strings called into the runtime 50 times a job (callgrind).
         let length = name.utf8.count
-        return members.first { $0.name.utf8.count == length && $0.name.utf8.elementsEqual(name.utf8) }?.member
+        return members.first { $0.name.utf8.count == length && $0.name == name && Self.sameBytes($0.name, name) }?.member
+    }
+
+    /// Whether two strings have the same UTF-8 bytes, asked only of names `==` found equal (a string
+    /// equal to itself byte for byte is also equal by `==`, and two identical short strings are
+    /// compared in one step). Through each string's own storage: `elementsEqual` on the two UTF-8
+    /// views stepped through an iterator, 150 instructions a call.
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let same = a.utf8.withContiguousStorageIfAvailable { first in
+            b.utf8.withContiguousStorageIfAvailable { second in
+                first.count == second.count && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
+            }
+        }
+        return (same ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// How many members there are.
