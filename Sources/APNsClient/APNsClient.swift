@@ -59,7 +59,7 @@ public final class APNsClient: Sendable {
     /// what a caller does with the answer runs where it arrived, with no hop back to a task.
     /// Nothing cancels it; the request timeout bounds its wait.
     public func send(
-        _ request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool = false,
+        _ request: consuming NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, urgent: Bool = false,
         completion: @escaping @Sendable (Result<APNsResponse, APNsSendError>) -> Void
     ) {
         do {

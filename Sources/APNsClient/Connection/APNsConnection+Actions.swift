@@ -55,14 +55,16 @@ extension APNsConnection {
             return
         }
         do {
-            let streamID: Int32
-            switch requests[submission.context].request {
-            case .notification(let request):
-                RequestHeaders.write(for: request, token: submission.token, into: &headerBlock)
-                streamID = try session.submitRequest(headerBlock, body: request.payload)
-            case .channel(let request):
-                let headers = RequestHeaders.make(for: request, authority: authority, token: submission.token)
-                streamID = try session.submitRequest(headers: headers, body: request.body)
+            // Read where it is stored: a copy of the request retained every one of its strings.
+            let streamID = try requests.withRequest(in: submission.context) { pending throws(HTTP2Error) in
+                switch pending.request {
+                case .notification(let request):
+                    RequestHeaders.write(for: request, token: submission.token, into: &headerBlock)
+                    return try session.submitRequest(headerBlock, body: request.payload)
+                case .channel(let request):
+                    let headers = RequestHeaders.make(for: request, authority: authority, token: submission.token)
+                    return try session.submitRequest(headers: headers, body: request.body)
+                }
             }
             run(machine.streamOpened(submission, as: streamID, now: .now()))
         } catch where error.isInvalidHeader {

@@ -157,7 +157,7 @@ final class APNsConnection: @unchecked Sendable {
     }
 
     /// Takes a request on the loop: its slot, then the machine's decision.
-    private func start(_ pending: PendingRequest) {
+    private func start(_ pending: consuming PendingRequest) {
         let slot = requests.insert(pending)
         run(machine.requestArrived(slot, now: .now()))
     }

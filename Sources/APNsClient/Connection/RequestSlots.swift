@@ -9,8 +9,9 @@ struct RequestSlots<Request> {
     /// Slots emptied and free for reuse, so the table grows to the most requests held at once.
     private var free: [Int] = []
 
-    /// Stores `request` and returns its slot.
-    mutating func insert(_ request: Request) -> Int {
+    /// Stores `request` and returns its slot. Consumed, and ``remove(_:)`` moves it out: borrowed in
+    /// and copied out, a notification's every string was retained and released twice more a job.
+    mutating func insert(_ request: consuming Request) -> Int {
         if let slot = free.popLast() {
             entries[slot] = request
             return slot
@@ -19,16 +20,15 @@ struct RequestSlots<Request> {
         return entries.count - 1
     }
 
-    /// The request in `slot`, which must hold one.
-    subscript(slot: Int) -> Request {
-        guard let request = entries[slot] else { preconditionFailure("request slot \(slot) is empty") }
-        return request
+    /// The request in `slot`, which must hold one, lent to `body` in place.
+    func withRequest<Result, Failure: Error>(in slot: Int, _ body: (borrowing Request) throws(Failure) -> Result) throws(Failure) -> Result {
+        guard entries[slot] != nil else { preconditionFailure("request slot \(slot) is empty") }
+        return try body(entries[slot]!)
     }
 
     /// Takes the request out of `slot`, which must hold one; the slot is free again.
     mutating func remove(_ slot: Int) -> Request {
-        guard let request = entries[slot] else { preconditionFailure("request slot \(slot) is empty") }
-        entries[slot] = nil
+        guard let request = entries[slot].take() else { preconditionFailure("request slot \(slot) is empty") }
         free.append(slot)
         return request
     }

@@ -65,7 +65,7 @@ final class APNsConnectionPool: Sendable {
 
     /// Sends `request`, re-sending it transparently while APNs reports it unprocessed, and calls
     /// `completion` once with APNs' answer or why there is none (see ``PoolSend`` for where it runs).
-    func send(_ request: OutgoingRequest, urgent: Bool = false, completion: @escaping @Sendable (Result<APNsResponse, APNsSendError>) -> Void) {
+    func send(_ request: consuming OutgoingRequest, urgent: Bool = false, completion: @escaping @Sendable (Result<APNsResponse, APNsSendError>) -> Void) {
         acquire(for: PoolSend(pool: self, request: request, urgent: urgent, waiterID: nextWaiterID(), completion: completion))
     }
 

@@ -25,7 +25,7 @@ final class PoolSend: @unchecked Sendable {
     private var resends = 0
 
     init(
-        pool: APNsConnectionPool, request: OutgoingRequest, urgent: Bool, waiterID: UInt64,
+        pool: APNsConnectionPool, request: consuming OutgoingRequest, urgent: Bool, waiterID: UInt64,
         completion: @escaping @Sendable (Result<APNsResponse, APNsSendError>) -> Void
     ) {
         self.pool = pool
