@@ -19,7 +19,7 @@ def partition_section(path):
     medians per partition count; nothing when the file is missing."""
     if not os.path.exists(path):
         return []
-    pattern = re.compile(r"round (\d+), (\d+) partition\(s\): (\d+) jobs/s; CPU µs per job: broker (\d+) \((.*)\); leaders: (.*)")
+    pattern = re.compile(r"round (\d+), (\d+) partition\(s\): (\d+) jobs/s; CPU µs per job: broker ([\d.]+) \((.*)\); leaders: (.*)")
     runs = {}
     for line in open(path):
         match = pattern.match(line.strip())

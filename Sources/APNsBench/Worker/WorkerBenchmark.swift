@@ -257,8 +257,9 @@ extension Duration {
 }
 
 extension WorkerBenchmark {
-    /// "broker 52, worker 41, mock 20", in a fixed order.
+    /// "broker 52.3, mock 20.1, worker 41.0", in a fixed order.
     static func describe(_ cpu: [String: Double]) -> String {
-        cpu.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value.rounded()))" }.joined(separator: ", ")
+        // Tenths: the bare loop's 5 µs rounded to a whole number moved a ratio to it by a tenth.
+        cpu.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1f", $0.value))" }.joined(separator: ", ")
     }
 }
