@@ -6,7 +6,10 @@ import TestSupport
 /// `apns-worker` as a process, for the tests of its commands: the binary built next to the test
 /// bundle, pointed at a mock with a token credential, and the one JSON object it prints.
 enum WorkerCommandLine {
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
+    /// The binary built next to the test bundle, or `APNS_WORKER_BINARY`: the fault tier runs a
+    /// release build that way (`APNS_FAULTS_WORKER=release`), which alone is linked with jemalloc.
+    static let binary = ProcessInfo.processInfo.environment["APNS_WORKER_BINARY"]
+        ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apns-worker").path
 
     /// Runs `apns-worker ARGUMENTS…` with team one's key, the mock's address and the test CA, and reads
     /// the JSON object it printed (or keeps the output as `output` when it is not one).
