@@ -11,8 +11,11 @@ extension ConnectionStateMachine {
     }
 
     /// The end of a close: acks still asked for go out, then the connection closes; whatever still waits
-    /// fails; the thread stops.
+    /// fails; the thread stops. Once: the driver carries these actions out while handing the consumer
+    /// its last deliveries, and a consumer that publishes from inside that call runs the machine again.
     mutating func finishClose() -> [ConnectionAction] {
+        guard !isClosed else { return [] }
+        isClosed = true
         var actions = flushSettlements()
         if isConnected { actions.append(.closeConnection) }
         link = .down(reconnectAt: nil)

@@ -74,6 +74,9 @@ struct ConnectionStateMachine {
     /// Whether ``closing`` is set, kept as a flag for the checks every publish and event make: testing
     /// the optional `Instant` goes through its value witnesses (about 350 instructions a time).
     private(set) var isClosing = false
+    /// The close has finished (``finishClose()``): nothing is due any more. ``closing`` stays set, so
+    /// publishes and consumes are still refused as the client's close.
+    var isClosed = false
     var reconnectBackoff: ReconnectBackoff
     var consumerBackoff: ReconnectBackoff
     /// The jitter of reconnect delays (an existential rather than a type parameter: this struct is
@@ -106,7 +109,7 @@ struct ConnectionStateMachine {
         // every call, answered from the flags.
         if isConsuming, !isClosing { return nil }
         // Only what ``tick(now:)`` acts on: while closing, nothing but the close itself.
-        if let closing { return closing }
+        if let closing { return isClosed ? nil : closing }
         if case .down(let at?) = link { return at }
         if isConnected, let at = consumer?.retryAt, consumer?.isRunning == false { return at }
         return nil
@@ -194,6 +197,7 @@ struct ConnectionStateMachine {
 
     /// Whatever is due at `now`: a reconnect, a consumer restart, the end of a close.
     mutating func tick(now: ContinuousClock.Instant) -> [ConnectionAction] {
+        if isClosed { return [] }
         if case .down(let at?) = link, at <= now, !isClosing {
             link = .down(reconnectAt: nil)
             return [.open(endpointIndex: endpointIndex)]

@@ -278,4 +278,19 @@ struct ConnectionStateMachineTests {
         let actions = machine.tick(now: Self.start + .seconds(5))
         #expect(actions.first == .closeConnection && Self.unknown(actions[1]) && actions.last == .finishClose)
     }
+
+    @Test("a close finishes once: no later tick or event finishes it again, nor starts another")
+    func closeFinishesOnce() {
+        var machine = Self.consuming()
+        _ = machine.closeRequested(now: Self.start, timeout: .seconds(5))
+        _ = machine.consumerCancelled()
+        #expect(machine.tick(now: Self.start + .seconds(1)) == [.closeConnection, .finishClose])
+        // The driver runs the machine again when a consumer, handed its last deliveries while the close
+        // finishes, publishes from inside the call: the close must not finish a second time inside it.
+        #expect(machine.tick(now: Self.start + .seconds(1)) == [])
+        #expect(machine.tick(now: Self.start + .seconds(10)) == [])
+        #expect(machine.finishClose() == [])
+        #expect(machine.closeRequested(now: Self.start + .seconds(10), timeout: .seconds(5)) == [])
+        #expect(machine.nextDeadline == nil, "nothing is due once closed")
+    }
 }
