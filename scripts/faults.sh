@@ -15,14 +15,16 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/broker-session.sh
 source scripts/broker-session.sh
 swift build --build-tests "$@"
+# The worker the scenarios start: given to this one test run only, never exported, so that no later
+# `swift test` in this shell runs a stale binary in place of the one built beside the tests.
+worker=()
 if [ "${APNS_FAULTS_WORKER:-debug}" = release ]; then
   swift build -c release --static-swift-stdlib --product apns-worker
-  APNS_WORKER_BINARY="$PWD/.build/release/apns-worker"
-  export APNS_WORKER_BINARY
-  "$APNS_WORKER_BINARY" version
+  worker=("APNS_WORKER_BINARY=$PWD/.build/release/apns-worker")
+  .build/release/apns-worker version
 fi
 status=0
-APNS_FAULTS=full swift test "$@" --filter FaultSuiteTests || status=$?
+env "${worker[@]}" APNS_FAULTS=full swift test "$@" --filter FaultSuiteTests || status=$?
 scripts/migration.sh "$@" || status=$?
 echo
 echo "== docs/reliability.md"

@@ -20,7 +20,10 @@ struct RequestSlots<Request> {
         return entries.count - 1
     }
 
-    /// The request in `slot`, which must hold one, lent to `body` in place.
+    /// The request in `slot`, which must hold one, lent to `body` in place. The slots are borrowed
+    /// for the whole call: `body` must not reach ``insert(_:)`` or ``remove(_:)`` (nghttp2 queues a
+    /// submitted request and calls back only when the session sends or receives, so a submit may
+    /// run inside it; a flush may not).
     func withRequest<Result, Failure: Error>(in slot: Int, _ body: (borrowing Request) throws(Failure) -> Result) throws(Failure) -> Result {
         guard entries[slot] != nil else { preconditionFailure("request slot \(slot) is empty") }
         return try body(entries[slot]!)

@@ -5,10 +5,12 @@
 /// `Hasher` (SipHash-1-3) over a 300-byte job cost about 2,900 instructions, 2 % of a job's whole
 /// cost under callgrind (`scripts/bench-instructions.sh`); this mixes eight bytes per step. Each step
 /// is a bijection of the running state, so two inputs that differ only in their last word never
-/// collide. It is not keyed: two different bodies would have to share a job id and an attempt count
-/// to be confused, and only that job's own publisher can make them.
+/// collide. The state starts from a value drawn once per process, as `Hasher`'s seed is: with a
+/// fixed start, a publisher could compute bodies that share one digest and pile them into one bucket
+/// of the outcomes table, whose every insert and lookup would then walk them all under its lock.
 struct ContentDigest {
-    private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    private static let seed = UInt64.random(in: .min ... .max)
+    private var state = Self.seed
 
     /// Mixes in `bytes` and their count (so that a body and its prefix padded with zeros differ).
     mutating func combine(_ bytes: UnsafeRawBufferPointer) {
