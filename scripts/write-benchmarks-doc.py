@@ -264,6 +264,8 @@ ceiling_cpu = worker["ceiling"].get("cpuMicrosecondsPerJob", {})
 worker_us = median_of(lambda r: cpu_of(r["worker"], "worker"))
 client_ratio = median_of(lambda r: cpu_of(r["limit"], "limit loop") / cpu_of(r["bare"], "bare loop"))
 broker_ratio = median_of(lambda r: cpu_of(r["worker"], "broker") / cpu_of(r["bare"], "broker"))
+worker_bare_cpu = median_of(lambda r: cpu_of(r["worker"], "worker") / cpu_of(r["bare"], "bare loop"))
+worker_ceiling_cpu = median_of(lambda r: cpu_of(r["worker"], "worker") / cpu_of(r["ceiling"], "ceiling loop"))
 lines += [
     "",
     f"**Median worker ÷ bare C limit: {median_ratio('worker', 'bare'):.2f}** ({bare:,.0f} jobs/s for the bare loop in the median round).",
@@ -275,6 +277,13 @@ lines += [
     f"| worker CPU per job | {worker_us:.1f} µs | ≤ 25 µs |",
     f"| the project's AMQP client ÷ the bare C loop, CPU per job | {client_ratio:.2f} | ≤ 2 |",
     f"| broker CPU per job under the worker ÷ under the bare C loop | {broker_ratio:.2f} | ≤ 1 |",
+    "",
+    "And against issue 25's, each round's ratio of the worker's CPU per job to the loop's in the same round:",
+    "",
+    "| figure | measured | target |",
+    "|---|---|---|",
+    f"| worker CPU per job ÷ the bare C loop's | {worker_bare_cpu:.2f} | ≤ 4 |",
+    f"| worker CPU per job ÷ the ceiling loop's | {worker_ceiling_cpu:.2f} | ≤ 1 |",
     "",
     f"Median worker ÷ limit loop: {ours / limit:.2f}: {limit:,.0f} jobs/s for the limit loop,",
     f"{ours:,.0f} jobs/s for the worker. Over the rounds the median ceiling ÷ limit was {median_ratio('ceiling', 'limit'):.2f}, and the",
