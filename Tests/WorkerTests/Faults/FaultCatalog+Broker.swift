@@ -54,23 +54,52 @@ extension FaultCatalog {
     @Sendable static func brokerRestart() -> FaultScenario {
         var scenario = FaultScenario(
             name: "broker-restart",
-            summary: "3,000 jobs; at 600 accepted pushes the test broker is stopped and started again (`scripts/rabbitmq.sh stop`, `start`); the same worker process reconnects and finishes. Duplicates stay within one prefetch window (200).",
+            summary: "3,000 jobs; after 600 requests APNs holds its answers, so a window of jobs is in flight, and the test broker is stopped (`scripts/rabbitmq.sh stop`); "
+                + "APNs answers them while the broker is down, and the broker starts again. The same worker process reconnects and finishes; "
+                + "the jobs it held are redelivered and answered from what APNs said, not pushed again. Duplicate results stay within one prefetch window (200).",
             jobs: FaultJob.alerts("restart", count: 3000)
         )
-        scenario.mock = { $0.faults.latency = .fixed(milliseconds: 5) }
+        scenario.mock = { mock in
+            mock.faults.latency = .fixed(milliseconds: 5)
+            // Held until the broker is down, however long its stop takes: without the hold the release
+            // worker answered every job during a stop of 3.10 that closed connections last, so the
+            // scenario restarted an idle broker.
+            mock.faults.holdAfterRequests = 600
+        }
+        // Far above the hold: a request that timed out would have an unknown outcome and be retried,
+        // a second push this scenario does not test.
+        scenario.settings = { $0.apns.requestTimeout = .seconds(60) }
         scenario.maximumDuplicateResults = 200
-        scenario.maximumDuplicateAPNsIDs = 200
-        scenario.maximumRequests = { $0.scenario.jobs.count + 200 }
+        // The worker lives and remembers what APNs accepted; the slack is close-connection's (a
+        // redelivery in the microseconds before its first delivery's task began).
+        scenario.maximumDuplicateAPNsIDs = 2
+        scenario.maximumRequests = { $0.scenario.jobs.count + 2 }
         scenario.timeout = .seconds(180)
         scenario.action = { run in
             try await run.waitForAccepted(600)
-            let before = run.mock.recorder.snapshot.accepted
             let stopped = ContinuousClock.now
-            try await run.restartBroker()
-            run.note("restarted at \(before) accepted, broker down \(Int((ContinuousClock.now - stopped).components.seconds)) s")
+            try await run.restartBroker(whileDown: {
+                let accepted = run.mock.recorder.snapshot.accepted
+                var released = run.mock.faults
+                released.holdAfterRequests = nil
+                run.mock.setFaults(released)
+                run.record("downAt", Double(accepted))
+                run.note("stopped at \(accepted) accepted")
+            })
+            run.note("broker down \(Int((ContinuousClock.now - stopped).components.seconds)) s")
+            // The jobs APNs answered while the broker was down come back: each must be answered from
+            // what APNs said, which is what this scenario is for.
+            try await run.waitUntil("a redelivered job is answered from the worker's memory") {
+                try (run.metric("apns_jobs_outcome_republished_total") ?? 0) > 0
+            }
+            run.note("\(Int(try run.metric("apns_jobs_outcome_republished_total") ?? 0)) answered from memory so far")
         }
         scenario.checks = { outcome in
-            outcome.exitStatuses == [0] ? [] : ["one worker process should have run throughout: \(outcome.exitStatuses)"]
+            var problems = outcome.exitStatuses == [0] ? [] : ["one worker process should have run throughout: \(outcome.exitStatuses)"]
+            if let downAt = outcome.facts["downAt"], downAt >= Double(outcome.scenario.jobs.count) {
+                problems.append("the broker stopped after the last push: not mid-load")
+            }
+            return problems
         }
         return scenario
     }

@@ -70,9 +70,11 @@ struct FaultRun: Sendable {
 
     /// Stops the test broker and starts it again (`scripts/rabbitmq.sh stop`, `start`). It is started
     /// again whatever happens, so the shared broker is never left down.
-    func restartBroker() async throws {
+    /// `whileDown` runs once the stop has returned, before the start.
+    func restartBroker(whileDown: () async throws -> Void = {}) async throws {
         do {
             try await Self.brokerScript("stop")
+            try await whileDown()
             try await Task.sleep(for: .seconds(1))
             try await Self.brokerScript("start")
         } catch {
