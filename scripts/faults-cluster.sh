@@ -5,7 +5,8 @@
 # every result. Rows go to docs/reliability.md like the other tiers'.
 #   scripts/faults-cluster.sh [swift build/test options]
 # APNS_FAULTS_ONLY=cluster-leader-kill runs only the named scenarios; APNS_RABBITMQ_VERSION=4.0 runs the
-# tier on RabbitMQ 4.0 (scripts/rabbitmq-version.sh).
+# tier on RabbitMQ 4.0 (scripts/rabbitmq-version.sh); APNS_FAULTS_WORKER=debug runs the debug worker
+# instead of the release build (scripts/fault-worker.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=$PATH:/opt/swift/usr/bin
@@ -16,8 +17,10 @@ if [ "${APNS_RABBITMQ_VERSION:-3.10}" = 4.0 ]; then export APNS_RABBITMQ_KHEPRI=
 scripts/rabbitmq-cluster.sh fresh
 trap 'scripts/rabbitmq-cluster.sh stop' EXIT
 swift build --build-tests "$@"
+# shellcheck source=scripts/fault-worker.sh
+source scripts/fault-worker.sh
 status=0
-APNS_FAULTS=cluster swift test "$@" --filter FaultSuiteTests || status=$?
+env "${worker[@]}" APNS_FAULTS=cluster swift test "$@" --filter FaultSuiteTests || status=$?
 echo
 echo "== docs/reliability.md"
 sed -n '/<!-- fault-table:begin/,/<!-- fault-table:end -->/p' docs/reliability.md | grep -v '^<!--'

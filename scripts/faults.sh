@@ -7,22 +7,16 @@
 # worker log (a failing scenario's log is always kept, and its path printed).
 # APNS_RABBITMQ_VERSION=4.0 runs the suite on RabbitMQ 4.0 (scripts/rabbitmq-version.sh). Last, whatever
 # the version, the 3.10 → 4.0 move of a fleet with jobs in flight (scripts/migration.sh).
-# APNS_FAULTS_WORKER=release runs the scenarios against the release build of `apns-worker` (as the image
-# and `make bench` run it, on jemalloc) instead of the debug build beside the tests.
+# The scenarios run the release build of `apns-worker` (scripts/fault-worker.sh); APNS_FAULTS_WORKER=debug
+# runs the debug build beside the tests instead.
 # Note: the broker-restart scenario stops and starts this broker; run nothing else against it meanwhile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/broker-session.sh
 source scripts/broker-session.sh
 swift build --build-tests "$@"
-# The worker the scenarios start: given to this one test run only, never exported, so that no later
-# `swift test` in this shell runs a stale binary in place of the one built beside the tests.
-worker=()
-if [ "${APNS_FAULTS_WORKER:-debug}" = release ]; then
-  swift build -c release --static-swift-stdlib --product apns-worker
-  worker=("APNS_WORKER_BINARY=$PWD/.build/release/apns-worker")
-  .build/release/apns-worker version
-fi
+# shellcheck source=scripts/fault-worker.sh
+source scripts/fault-worker.sh
 status=0
 env "${worker[@]}" APNS_FAULTS=full swift test "$@" --filter FaultSuiteTests || status=$?
 scripts/migration.sh "$@" || status=$?

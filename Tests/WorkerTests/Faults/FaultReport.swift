@@ -60,11 +60,18 @@ struct FaultReport {
         }
         rows[scenario + " " + FaultCatalog.brokerVersion] = row
         let stamp = "Rows are replaced as scenarios run; last update \(ISO8601DateFormatter().string(from: Date())), "
-            + "\(ProcessInfo.processInfo.activeProcessorCount) cores, debug build."
+            + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(workerBuild) worker."
         let ordered = order.flatMap { name in versions.compactMap { rows[name + " " + $0] } }
         text = try replacing(section: begin, to: end, in: text, with: [header, separator] + ordered + ["", stamp])
         text = try replacing(section: scenariosBegin, to: scenariosEnd, in: text, with: scenarioList())
         try text.write(to: document, atomically: true, encoding: .utf8)
+    }
+
+    /// Which `apns-worker` the scenarios ran: the release build that `APNS_WORKER_BINARY` names
+    /// (`scripts/fault-worker.sh`), or the debug build beside the tests.
+    static var workerBuild: String {
+        guard let binary = ProcessInfo.processInfo.environment["APNS_WORKER_BINARY"] else { return "debug" }
+        return URL(fileURLWithPath: binary).deletingLastPathComponent().lastPathComponent == "release" ? "release" : binary
     }
 
     static let scenariosBegin = "<!-- fault-scenarios:begin (generated from the scenarios' summaries in Tests/WorkerTests/Faults) -->"
