@@ -23,10 +23,10 @@ struct ClientFlowControlTests {
     func singleStreamFirst() async throws {
         let harness = try await MockHarness.start {
             $0.apns.maxConcurrentStreams = 100
-            // What the test reads lasts as long as the first answer's delay: the stream is freed on the
-            // connection's loop the moment the answer arrives. A second, so that a poll delayed by a
-            // busy parallel run still falls inside it.
-            $0.faults.latency = .fixed(milliseconds: 1000)
+            // Every answer is held until the test has read the line: the stream is freed on the
+            // connection's loop the moment the answer arrives. A delay of a second held it before, and a
+            // busy parallel run could poll after it.
+            $0.faults.holdAfterRequests = 0
         }
         let client = APNsClient(configuration: MockHarness.clientConfiguration { $0.connectionsPerPool = 1 })
         defer { client.shutdown() }
@@ -39,6 +39,9 @@ struct ClientFlowControlTests {
         let state = try #require(client.poolState(credential: credential, endpoint: harness.endpoint))
         #expect(state.inFlight == 1)
         #expect(state.waiting == 4)
+        var released = harness.server.faults
+        released.holdAfterRequests = nil
+        harness.server.setFaults(released)
         #expect(try await results.allSatisfy { (try? $0.get().isAccepted) == true })
     }
 
