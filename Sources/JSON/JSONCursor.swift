@@ -107,9 +107,12 @@ struct JSONCursor {
 
     private mutating func object(depth: Int, building: Bool) throws(JSONSyntaxError) -> JSONValue {
         var members: [String: JSONValue] = [:]
-        try readMembers(depth: depth) { cursor, key, _ throws(JSONSyntaxError) in
+        try readMembers(depth: depth) { cursor, key, keyStart throws(JSONSyntaxError) in
             let member = try cursor.value(depth: depth, building: building)
-            if building { members[cursor.text(of: key)] = member }
+            // Keys are told apart by their bytes, but a `String` key by canonical equivalence: a tree
+            // would silently keep one of two members whose names differ only there.
+            guard building, members.updateValue(member, forKey: cursor.text(of: key)) != nil else { return }
+            throw JSONSyntaxError(.equivalentKey(cursor.printableKey(key)), at: keyStart)
         }
         return building ? .object(members) : .null
     }

@@ -24,6 +24,11 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
         case tooDeep(limit: Int)
         /// The same key twice in one object; the key is kept when it is short printable ASCII.
         case duplicateKey(String?)
+        /// In a tree (``JSONReader/parse(_:)``), a key whose bytes differ from an earlier key of the
+        /// object but whose text is canonically equivalent to it (`\u212A`, the Kelvin sign, and `K`):
+        /// the tree, keyed by `String`, could keep only one of the two. The readers that keep members
+        /// by their bytes accept both.
+        case equivalentKey(String?)
         /// More than whitespace after the value.
         case trailingData
         /// A valid document whose top-level value is not an object, where one is required.
@@ -53,6 +58,8 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
         case .tooDeep(let limit): "nested deeper than \(limit) levels at byte \(offset)"
         case .duplicateKey(let key?): "duplicate key \"\(key)\" at byte \(offset)"
         case .duplicateKey(nil): "duplicate key at byte \(offset)"
+        case .equivalentKey(let key?): "key \"\(key)\" at byte \(offset) is canonically equivalent to an earlier key of its object"
+        case .equivalentKey(nil): "a key at byte \(offset) is canonically equivalent to an earlier key of its object"
         case .trailingData: "unexpected data after the value at byte \(offset)"
         case .notAnObject(let kind): "the document is \(kind), not an object"
         }

@@ -127,6 +127,21 @@ struct JSONReaderTests {
         #expect(problem(Array("{\"\u{7}\":1,\"\u{7}\":2}".utf8)) == JSONSyntaxError(.controlCharacterInString(7), at: 2))
     }
 
+    /// U+212A KELVIN SIGN is canonically equivalent to `K`: two `String`s of them are equal, their bytes
+    /// are not. The readers that keep members by bytes keep both; a tree keyed by `String` would have
+    /// kept one of the two values without a word, so it refuses the document.
+    @Test("keys that differ in bytes but are canonically equivalent: kept by the byte readers, refused by the tree")
+    func canonicallyEquivalentKeys() throws {
+        let document = Array("{\"K\":1,\"\u{212A}\":2}".utf8)
+        #expect(problem(document) == nil)
+        #expect(JSONReader.readObject(document).error == nil)
+        #expect(throws: JSONSyntaxError(.equivalentKey(nil), at: 7)) { try JSONReader.parse(document) }
+        let nested = Array("[{\"\u{212A}\":1,\"K\":2}]".utf8)
+        #expect(throws: JSONSyntaxError(.equivalentKey("K"), at: 10)) { try JSONReader.parse(nested) }
+        #expect(JSONSyntaxError(.equivalentKey("K"), at: 11).description == "key \"K\" at byte 11 is canonically equivalent to an earlier key of its object")
+        #expect(try JSONReader.parse(Array(#"{"K":1,"k":2}"#.utf8)) == .object(["K": .integer(1), "k": .integer(2)]), "case still matters")
+    }
+
     @Test("an object of many keys is checked for repeats in linear time, before and after the switch to a set")
     func manyKeys() {
         let keys = (0..<100_000).map { "\"k\($0)\":\($0)" }

@@ -27,6 +27,7 @@ enum FoundationComparison: Hashable {
     private static func deliberateDifference(_ error: JSONSyntaxError, _ document: [UInt8]) -> String? {
         switch error.problem {
         case .duplicateKey: return "duplicate key"
+        case .equivalentKey: return "canonically equivalent keys in a tree"
         case .byteOrderMark: return "byte-order mark"
         case .tooDeep: return "deeper than 64"
         case .numberOutOfRange:
