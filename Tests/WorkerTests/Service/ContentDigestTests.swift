@@ -2,7 +2,7 @@ import Testing
 @testable import Worker
 
 /// The digest that keys remembered outcomes: equal content gives equal digests, and a change of one
-/// byte anywhere, of the length, or of any field gives another.
+/// byte anywhere, of the length, or of any field gives another, also when a publisher crafts it.
 @Suite("Content digest")
 struct ContentDigestTests {
     static func digest(_ body: [UInt8], jobID: String = "job-1", attempts: Int = 0, retryCopy: String? = nil) -> Int {
@@ -35,6 +35,30 @@ struct ContentDigestTests {
             seen.insert(Self.digest(changed))
         }
         #expect(seen.count == original.count + 1, "every changed body has a digest of its own")
+    }
+
+    /// Found by a review of the multiply-and-xorshift digest this replaced: flipping the top bit of a
+    /// word and two bits of the next left the state as it was, whatever its random start, so the
+    /// bodies below, the second a valid job's, shared a digest in every process (or in half of them).
+    @Test("bodies crafted to cancel a difference across two words do not share a digest or a key")
+    func craftedDifferences() {
+        let original = Array(#"{"aps":{"alert":"hello aaaaaaaaaaaaaaaaaaaaaaaaaaa"}}"#.utf8)
+        var topBits = original
+        topBits[7] ^= 0x80
+        topBits[12] ^= 0x04
+        topBits[15] ^= 0x80
+        let printable = Array(#"{"aps":{"alert":"hello aaaaaaaa!aaaacaa!aaaaaaaaaa"}}"#.utf8)
+        for changed in [topBits, printable] {
+            #expect(Self.digest(original) != Self.digest(changed))
+            #expect(AnsweredOutcomes.Key(jobID: "j", previousAttempts: 0, body: original) != AnsweredOutcomes.Key(jobID: "j", previousAttempts: 0, body: changed))
+        }
+    }
+
+    @Test("job ids that differ only by canonical equivalence are different jobs")
+    func idsByBytes() {
+        let body = Self.body(64)
+        #expect(Self.digest(body, jobID: "K") != Self.digest(body, jobID: "\u{212A}"))
+        #expect(AnsweredOutcomes.Key(jobID: "K", previousAttempts: 0, body: body) != AnsweredOutcomes.Key(jobID: "\u{212A}", previousAttempts: 0, body: body))
     }
 
     @Test("a body and the same body with zero bytes after it differ; so do the empty body and none")
