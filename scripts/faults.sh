@@ -19,7 +19,7 @@ swift build --build-tests "$@"
 source scripts/fault-worker.sh
 status=0
 env "${worker[@]}" APNS_FAULTS=full swift test "$@" --filter FaultSuiteTests || status=$?
-scripts/migration.sh "$@" || status=$?
+env "${worker[@]}" scripts/migration.sh "$@" || status=$?
 echo
 echo "== docs/reliability.md"
 sed -n '/<!-- fault-table:begin/,/<!-- fault-table:end -->/p' docs/reliability.md | grep -v '^<!--'
