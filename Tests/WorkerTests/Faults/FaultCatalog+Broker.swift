@@ -79,10 +79,7 @@ extension FaultCatalog {
             try await run.waitForAccepted(600)
             let stopped = ContinuousClock.now
             try await run.restartBroker(whileDown: {
-                let accepted = run.mock.recorder.snapshot.accepted
-                var released = run.mock.faults
-                released.holdAfterRequests = nil
-                run.mock.setFaults(released)
+                let accepted = run.releaseHeldAnswers()
                 run.record("downAt", Double(accepted))
                 run.note("stopped at \(accepted) accepted")
             })
@@ -137,10 +134,7 @@ extension FaultCatalog {
             guard let connection else { throw TestFailure("the worker's broker connection was never listed") }
             try await run.waitForAccepted(300)
             try await RabbitMQControl.forceClose(connection: connection)
-            let accepted = run.mock.recorder.snapshot.accepted
-            var released = run.mock.faults
-            released.holdAfterRequests = nil
-            run.mock.setFaults(released)
+            let accepted = run.releaseHeldAnswers()
             run.record("closedAt", Double(accepted))
             run.note("closed at \(accepted) accepted")
         }

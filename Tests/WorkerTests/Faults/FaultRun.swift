@@ -49,6 +49,16 @@ struct FaultRun: Sendable {
         results.messages.count { (try? JobResult.decode($0.body))?.worker == worker }
     }
 
+    /// Sends every answer the mock holds (``MockFaults/holdAfterRequests``) and holds no more;
+    /// returns the pushes accepted until then.
+    func releaseHeldAnswers() -> Int {
+        let accepted = mock.recorder.snapshot.accepted
+        var released = mock.faults
+        released.holdAfterRequests = nil
+        mock.setFaults(released)
+        return accepted
+    }
+
     /// Waits until the mock accepted `count` pushes: the "mid-load" moment of most actions.
     func waitForAccepted(_ count: Int) async throws {
         try await waitUntil("\(count) pushes accepted") { mock.recorder.snapshot.accepted >= count }
