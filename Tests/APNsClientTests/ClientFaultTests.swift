@@ -52,9 +52,7 @@ struct ClientFaultTests {
         let sending = Task { try await sendMany(5, client: client, credential: credential, endpoint: harness.endpoint) }
         try await Condition.wait("the mock has every request") { harness.server.recorder.snapshot.requests == 5 }
         #expect(harness.server.recorder.snapshot.accepted == 2, "only the requests up to the hold are answered")
-        var released = harness.server.faults
-        released.holdAfterRequests = nil
-        harness.server.setFaults(released)
+        harness.server.releaseHeldAnswers()
         let results = try await sending.value
         #expect(results.allSatisfy { (try? $0.get().isAccepted) == true }, "\(results)")
         #expect(harness.server.recorder.snapshot.accepted == 5)

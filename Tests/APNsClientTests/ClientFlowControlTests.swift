@@ -39,9 +39,7 @@ struct ClientFlowControlTests {
         let state = try #require(client.poolState(credential: credential, endpoint: harness.endpoint))
         #expect(state.inFlight == 1)
         #expect(state.waiting == 4)
-        var released = harness.server.faults
-        released.holdAfterRequests = nil
-        harness.server.setFaults(released)
+        harness.server.releaseHeldAnswers()
         #expect(try await results.allSatisfy { (try? $0.get().isAccepted) == true })
     }
 

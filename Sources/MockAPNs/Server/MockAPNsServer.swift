@@ -90,6 +90,17 @@ public final class MockAPNsServer: Sendable {
         for answer in released { answer() }
     }
 
+    /// Stops holding answers (``MockFaults/holdAfterRequests``) and sends every answer held so far; the
+    /// other faults, and what they have counted, stay as they are.
+    public func releaseHeldAnswers() {
+        let released = state.withLockedValue { state -> [@Sendable () -> Void] in
+            state.faults.holdAfterRequests = nil
+            defer { state.held = [] }
+            return state.held
+        }
+        for answer in released { answer() }
+    }
+
     /// Keeps `answer` for later if the faults in force hold the answer to request number
     /// `requestsSoFar`; true when it did. Decided under the lock ``setFaults(_:)`` takes, so an answer
     /// is either held before a release or not held at all.

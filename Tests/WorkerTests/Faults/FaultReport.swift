@@ -67,11 +67,11 @@ struct FaultReport {
         try text.write(to: document, atomically: true, encoding: .utf8)
     }
 
-    /// Which `apns-worker` the scenarios ran: the release build that `APNS_WORKER_BINARY` names
-    /// (`scripts/fault-worker.sh`), or the debug build beside the tests.
+    /// Which `apns-worker` the scenarios ran (``WorkerCommandLine/binary``): the build folder it sits
+    /// in, `debug` or `release`, or its path when it sits elsewhere.
     static var workerBuild: String {
-        guard let binary = ProcessInfo.processInfo.environment["APNS_WORKER_BINARY"] else { return "debug" }
-        return URL(fileURLWithPath: binary).deletingLastPathComponent().lastPathComponent == "release" ? "release" : binary
+        let folder = URL(fileURLWithPath: WorkerCommandLine.binary).deletingLastPathComponent().lastPathComponent
+        return ["debug", "release"].contains(folder) ? folder : WorkerCommandLine.binary
     }
 
     static let scenariosBegin = "<!-- fault-scenarios:begin (generated from the scenarios' summaries in Tests/WorkerTests/Faults) -->"

@@ -53,9 +53,7 @@ struct FaultRun: Sendable {
     /// returns the pushes accepted until then.
     func releaseHeldAnswers() -> Int {
         let accepted = mock.recorder.snapshot.accepted
-        var released = mock.faults
-        released.holdAfterRequests = nil
-        mock.setFaults(released)
+        mock.releaseHeldAnswers()
         return accepted
     }
 
