@@ -141,10 +141,10 @@ case "latency":
         rate: Double(option("--rate", default: "5000"))!, seconds: Double(option("--seconds", default: "15"))!,
         prefetch: Int(option("--prefetch", default: "500"))!
     )
-    print(String(format: "worker: %.0f jobs/s offered: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms (%d jobs)%@", run.offeredRate, run.p50, run.p99, run.p999, run.jobs, run.busyText))
+    print(String(format: "worker: %.0f jobs/s offered: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms (%d jobs)%@%@", run.offeredRate, run.p50, run.p99, run.p999, run.jobs, run.keptText, run.busyText))
     if arguments.contains("--with-broker") {
         let broker = try await WorkerBenchmark().brokerLatency(rate: run.offeredRate, seconds: Double(option("--seconds", default: "15"))!, prefetch: Int(option("--prefetch", default: "500"))!)
-        print(String(format: "broker alone: %.0f jobs/s offered: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms (%d jobs)%@", broker.offeredRate, broker.p50, broker.p99, broker.p999, broker.jobs, broker.busyText))
+        print(String(format: "broker alone: %.0f jobs/s offered: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms (%d jobs)%@%@", broker.offeredRate, broker.p50, broker.p99, broker.p999, broker.jobs, broker.keptText, broker.busyText))
     }
 case "memory":
     // The memory measurement alone: prefetch N with APNs slow to answer, so N jobs sit in the worker;

@@ -99,10 +99,10 @@ struct WorkerReport: Codable {
         for share in [0.25, 0.5, 0.75] {
             let run = try await bench.latency(rate: maximum * share, seconds: latencySeconds, prefetch: 500)
             report.latencies.append(run)
-            say(String(format: "  %2.0f%% (%.0f jobs/s): p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms (%d jobs)%@%@", share * 100, run.offeredRate, run.p50, run.p99, run.p999, run.jobs, run.busyText, share == 0.5 ? "  (target p99 ≤ 25 ms)" : ""))
+            say(String(format: "  %2.0f%% (%.0f jobs/s): p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms (%d jobs)%@%@%@", share * 100, run.offeredRate, run.p50, run.p99, run.p999, run.jobs, run.keptText, run.busyText, share == 0.5 ? "  (target p99 ≤ 25 ms)" : ""))
             let broker = try await bench.brokerLatency(rate: maximum * share, seconds: latencySeconds, prefetch: 500)
             report.brokerLatencies.append(broker)
-            say(String(format: "       the broker alone: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms%@", broker.p50, broker.p99, broker.p999, broker.busyText))
+            say(String(format: "       the broker alone: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms%@%@", broker.p50, broker.p99, broker.p999, broker.keptText, broker.busyText))
         }
 
         say("memory with 10,000 jobs in flight (prefetch 10,000, APNs answering after 2 s):")
