@@ -160,7 +160,9 @@ def shares_section(path):
         "help if B's jobs waited behind A's in the worker's event loop or in the broker's channel did not",
         "help: B's team lane on a worker process (and connection) of its own, and starting at most 32 or 8",
         "jobs per pass of the intake with the rest a millisecond later (both measured 2026-11-27 against",
-        "one worker: docs/decisions.md, lanes).",
+        "one worker: docs/decisions.md, lanes); nor did concluding A's answers a few dozen per pass of the",
+        "loop (2026-11-30: docs/decisions.md, \"Where a job's work runs\"). B's own `latency_ms` above",
+        "(until its result left the worker) says how much of its p99 is spent before the result leaves.",
     ])
 
 
