@@ -148,9 +148,11 @@ struct WorkerBenchmark {
 
     struct Latency: Codable {
         let offeredRate: Double
-        /// The rate the publisher kept (jobs over the time it took): below ``offeredRate`` when the
-        /// machine could not publish that fast.
+        /// The rate the publisher kept (jobs over the time until the last was handed to the broker):
+        /// below ``offeredRate`` when the machine could not publish that fast.
         let achievedRate: Double
+        /// The share of the worker's maximum rate this load is, when a report chose it so.
+        var share: Double?
         let jobs: Int
         let p50: Double
         let p99: Double

@@ -99,10 +99,12 @@ struct WorkerReport: Codable {
         // A quarter is about the load issue 25's 7 ms was measured at (half of a slower worker); 35 %
         // is near what these cores carry with the publisher on them; a half is more than they do.
         for share in [0.25, 0.35, 0.5] {
-            let run = try await bench.latency(rate: maximum * share, seconds: latencySeconds, prefetch: 500)
+            var run = try await bench.latency(rate: maximum * share, seconds: latencySeconds, prefetch: 500)
+            run.share = share
             report.latencies.append(run)
             say(String(format: "  %2.0f%% (%.0f jobs/s): p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms (%d jobs)%@%@%@", share * 100, run.offeredRate, run.p50, run.p99, run.p999, run.jobs, run.keptText, run.busyText, share == 0.5 ? "  (target p99 ≤ 25 ms)" : ""))
-            let broker = try await bench.brokerLatency(rate: maximum * share, seconds: latencySeconds, prefetch: 500)
+            var broker = try await bench.brokerLatency(rate: maximum * share, seconds: latencySeconds, prefetch: 500)
+            broker.share = share
             report.brokerLatencies.append(broker)
             say(String(format: "       the broker alone: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms%@%@", broker.p50, broker.p99, broker.p999, broker.keptText, broker.busyText))
         }
