@@ -80,21 +80,24 @@ public final class MockAPNsServer: Sendable {
     /// Replaces the faults in force; `forcedReasonCount` starts counting anew. Faults that hold no
     /// answers send every answer held so far.
     public func setFaults(_ faults: MockFaults) {
-        let released = state.withLockedValue { state -> [@Sendable () -> Void] in
+        changeFaults { state in
             state.faults = faults
             state.forcedRemaining = faults.forcedReason == nil ? 0 : faults.forcedReasonCount
-            guard faults.holdAfterRequests == nil else { return [] }
-            defer { state.held = [] }
-            return state.held
         }
-        for answer in released { answer() }
     }
 
     /// Stops holding answers (``MockFaults/holdAfterRequests``) and sends every answer held so far; the
     /// other faults, and what they have counted, stay as they are.
     public func releaseHeldAnswers() {
+        changeFaults { $0.faults.holdAfterRequests = nil }
+    }
+
+    /// Applies `change` under the lock; when the faults then hold no answers, sends every answer held
+    /// so far, outside the lock.
+    private func changeFaults(_ change: (inout State) -> Void) {
         let released = state.withLockedValue { state -> [@Sendable () -> Void] in
-            state.faults.holdAfterRequests = nil
+            change(&state)
+            guard state.faults.holdAfterRequests == nil else { return [] }
             defer { state.held = [] }
             return state.held
         }
