@@ -199,12 +199,15 @@ let package = Package(
         .executableTarget(
             name: "APNsBench",
             dependencies: [
-                "AMQP", "APNsCore", "APNsClient", "JSON", "TLS", "Worker", "WorkerConfiguration",
+                "AMQP", "APNsCore", "APNsClient", "CAllocator", "JSON", "TLS", "Worker", "WorkerConfiguration",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // The client and the worker's code measured in this process run on the allocator the worker's
+            // release build ships with (and h2load, the client's yardstick, links jemalloc too).
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux], configuration: .release))]
         ),
 
         // What the fuzzers check, as plain functions: libFuzzer drives them (make fuzz), and the corpus

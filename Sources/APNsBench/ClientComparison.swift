@@ -1,4 +1,5 @@
 import APNsClient
+import CAllocator
 import Foundation
 import JSON
 
@@ -18,7 +19,7 @@ struct ClientComparison {
     var output: String?
 
     func run() async throws {
-        print("client vs h2load: \(count) notifications of \(Self.payload.count) bytes, server allows \(streams) streams per connection, \(rounds) rounds (medians)")
+        print("client vs h2load: \(count) notifications of \(Self.payload.count) bytes, server allows \(streams) streams per connection, \(rounds) rounds (medians); the client's malloc: \(String(cString: CAllocator_description()))")
         var rows: [(String, Double, String, String, String)] = []
         var ratios: [ClientBenchmark.Callers: [Int: [Double]]] = [:]
         for connections in [1, 4] {
