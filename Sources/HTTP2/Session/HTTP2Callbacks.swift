@@ -18,17 +18,17 @@ enum HTTP2Callbacks {
         Unmanaged<HTTP2Session>.fromOpaque(userData!).takeUnretainedValue()
     }
 
+    /// A header block's fields arrive one callback each, and no other frame comes between them (RFC 9113
+    /// §6.10), so one block at a time gathers in the session.
     static let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, userData in
-        guard let frame else { return 0 }
-        let session = owner(userData)
-        let streamID = frame.pointee.hd.stream_id
-        session.stream(streamID).beginHeaders()
+        guard frame != nil else { return 0 }
+        owner(userData).beginHeaders()
         return 0
     }
 
     /// Records each field, with whether the peer sent it never-indexed (so a server can check HPACK use).
     static let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, flags, userData in
-        guard let frame, let name, let value else { return 0 }
+        guard frame != nil, let name, let value else { return 0 }
         let session = owner(userData)
         let nameBytes = UnsafeBufferPointer(start: name, count: nameLength)
         let valueBytes = UnsafeBufferPointer(start: value, count: valueLength)
@@ -37,7 +37,7 @@ enum HTTP2Callbacks {
             KnownFieldText.value(valueBytes) ?? String(decoding: valueBytes, as: UTF8.self),
             neverIndexed: flags & UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) != 0
         )
-        if let stream = session.openStream(frame.pointee.hd.stream_id) { stream.headers.append(header) }
+        session.receivedHeaders.append(header)
         return 0
     }
 
@@ -61,7 +61,9 @@ enum HTTP2Callbacks {
         let header = frame.pointee.hd
         let endsStream = header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         switch UInt32(header.type) {
-        case NGHTTP2_HEADERS.rawValue, NGHTTP2_DATA.rawValue:
+        case NGHTTP2_HEADERS.rawValue:
+            owner.headersComplete(on: header.stream_id, endsStream: endsStream)
+        case NGHTTP2_DATA.rawValue:
             if endsStream, let state = owner.openStream(header.stream_id) {
                 owner.events.append(.message(streamID: header.stream_id, headers: state.headers, body: state.body))
             }

@@ -16,6 +16,8 @@ public final class HTTP2Session {
     /// same stream again.
     var recentStream: (id: Int32, slot: Int)?
     var events: [HTTP2Event] = []
+    /// The fields of the header block arriving now (``beginHeaders()``).
+    var receivedHeaders: [HTTP2Header] = []
 
     /// - Parameters:
     ///   - settings: the SETTINGS this side sends first (a server advertises MAX_CONCURRENT_STREAMS here).
