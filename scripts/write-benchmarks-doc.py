@@ -449,6 +449,7 @@ lines += [
     "server allows busy; the client keeps busy the nine tenths of them its ordinary requests may hold (a tenth of",
     "each connection's streams is kept for urgent requests), as a worker's jobs do: more callers would wait in the",
     "pool's line, a path a worker with fewer job slots than streams never takes.",
+    f"The client's malloc is {client.get('allocator', 'glibc malloc (runs before 2026-11-30)')}, as in the worker's release build (h2load links jemalloc too).",
     "",
     "| run | notifications/s | latency ms | client CPU µs per notification | client peak RSS MiB |",
     "|---|---|---|---|---|",

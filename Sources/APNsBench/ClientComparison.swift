@@ -79,6 +79,7 @@ struct ClientComparison {
     private func writeJSON(rows: [(String, Double, String, String, String)], ratios: [ClientBenchmark.Callers: [Int: Double]], callbackRounds: [Int: [Double]]) throws {
         let document: JSONValue = [
             "notifications": JSONValue(count) ?? .null, "streams": JSONValue(streams) ?? .null, "rounds": JSONValue(rounds) ?? .null,
+            "allocator": .string(String(cString: CAllocator_description())),
             "ratioOneConnection": .number(ratios[.cooperativePool]?[1] ?? .nan), "ratioFourConnections": .number(ratios[.cooperativePool]?[4] ?? .nan),
             "ratioOneConnectionOnLoop": .number(ratios[.eventLoop]?[1] ?? .nan), "ratioFourConnectionsOnLoop": .number(ratios[.eventLoop]?[4] ?? .nan),
             "ratioOneConnectionCallbacks": .number(ratios[.callbacks]?[1] ?? .nan), "ratioFourConnectionsCallbacks": .number(ratios[.callbacks]?[4] ?? .nan),
