@@ -60,5 +60,6 @@ struct HTTP2HeaderRulesTests {
         #expect(pair.serverEvents.contains(.invalidHeader(streamID: bad, name: "apns-collapse-id")))
         #expect(pair.requests.isEmpty, "the request is not served with the field silently dropped")
         #expect(pair.clientClosures[bad] == .protocolError)
+        #expect(pair.server.openStreamCount == 0)
     }
 }
