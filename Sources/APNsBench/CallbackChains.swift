@@ -11,14 +11,18 @@ final class CallbackChains: Sendable {
     let credential: APNsCredential
     let endpoint: APNsEndpoint
     let tally: Tally
+    /// Each request's device and apns-id, when they vary (``ClientBenchmark/distinctDevices``); empty
+    /// sends `request` as it is every time.
+    let addresses: RequestAddresses
     private let clock = ContinuousClock()
     private let samples = Mutex<[Double]>([])
     private let running: Atomic<Int>
     private let done = Mutex<CheckedContinuation<[Double], Never>?>(nil)
 
-    init(client: APNsClient, request: NotificationRequest, credential: APNsCredential, endpoint: APNsEndpoint, tally: Tally, chains: Int) {
+    init(client: APNsClient, request: NotificationRequest, addresses: RequestAddresses, credential: APNsCredential, endpoint: APNsEndpoint, tally: Tally, chains: Int) {
         self.client = client
         self.request = request
+        self.addresses = addresses
         self.credential = credential
         self.endpoint = endpoint
         self.tally = tally
@@ -35,9 +39,10 @@ final class CallbackChains: Sendable {
     }
 
     private func sendNext() {
-        guard tally.remaining.subtract(1, ordering: .relaxed).oldValue > 0 else { return chainEnded() }
+        let left = tally.remaining.subtract(1, ordering: .relaxed).oldValue
+        guard left > 0 else { return chainEnded() }
         let sent = clock.now
-        client.send(request, credential: credential, endpoint: endpoint) { [self] outcome in
+        client.send(addresses.request(left - 1, from: request), credential: credential, endpoint: endpoint) { [self] outcome in
             guard case .success(.accepted) = outcome else {
                 tally.failures.add(1, ordering: .relaxed)
                 // A send that failed at once (a full line, a pool shut down) called back on this

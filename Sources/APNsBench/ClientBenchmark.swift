@@ -44,6 +44,10 @@ struct ClientBenchmark {
     let payload: [UInt8]
     let deviceToken: String
     var callers = Callers.cooperativePool
+    /// When positive (callbacks only), the requests go to this many devices in turn, each under an
+    /// apns-id of its own, as a multicast job's do; zero sends one device's request unchanged, as h2load
+    /// sends one request.
+    var distinctDevices = 0
 
     /// The token credential of the test key, which the mock accepts (and the worker's bench
     /// configuration names too).
@@ -84,12 +88,13 @@ struct ClientBenchmark {
         // then serves a waiting caller through a hop to its connection's loop, which a worker whose job
         // slots are fewer than its streams never does.
         let inFlight = connections * APNsClient.ordinaryStreams(ofLimit: streamsPerConnection)
+        let addresses = distinctDevices > 0 ? RequestAddresses(devices: distinctDevices, count: count) : .unchanged
         let tally = Tally(count)
         let clock = ContinuousClock()
         let before = ResourceUsage.now()
         let started = clock.now
         let latencies = callers == .callbacks
-            ? await CallbackChains(client: client, request: request, credential: credential, endpoint: endpoint, tally: tally, chains: inFlight)
+            ? await CallbackChains(client: client, request: request, addresses: addresses, credential: credential, endpoint: endpoint, tally: tally, chains: inFlight)
                 .run(chains: inFlight)
             : try await withThrowingTaskGroup(of: [Double].self) { group in
             for _ in 0..<inFlight {

@@ -15,7 +15,7 @@ let usage = """
     usage: apns-bench jwt [--batches N] [--per-batch N]
            apns-bench redact [--batches N] [--per-batch N]                (the log redaction, per logged line)
            apns-bench client [--count N] [--streams N] [--rounds N] [--output DIR]
-           apns-bench client-only --port P [--count N] [--connections C] [--streams N] [--on-loop | --callbacks]
+           apns-bench client-only --port P [--count N] [--connections C] [--streams N] [--on-loop | --callbacks [--devices N]]
            apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
            apns-bench throughput [--count N] [--prefetch P] [--connections C] [--workers W] [--with-ceiling]
            apns-bench malformed [--count N]                               (a worker on refused jobs, logging at info)
@@ -176,8 +176,10 @@ case "partitions":
 case "client-only":
     // Drives an already running mock (for profiling the client alone).
     let callers: ClientBenchmark.Callers = arguments.contains("--on-loop") ? .eventLoop : arguments.contains("--callbacks") ? .callbacks : .cooperativePool
-    let result = try await ClientBenchmark(count: Int(option("--count", default: "100000"))!, payload: ClientComparison.payload, deviceToken: ClientComparison.deviceToken, callers: callers)
-        .run(connections: Int(option("--connections", default: "1"))!, streamsPerConnection: Int(option("--streams", default: "1000"))!, port: Int(option("--port", default: "2197"))!)
+    let result = try await ClientBenchmark(
+        count: Int(option("--count", default: "100000"))!, payload: ClientComparison.payload, deviceToken: ClientComparison.deviceToken, callers: callers,
+        distinctDevices: Int(option("--devices", default: "0"))!
+    ).run(connections: Int(option("--connections", default: "1"))!, streamsPerConnection: Int(option("--streams", default: "1000"))!, port: Int(option("--port", default: "2197"))!)
     print(String(format: "%.0f notifications/s, p50 %.2f ms, p99 %.2f ms, %.1f µs CPU each, peak RSS %.1f MiB, %d failures", result.rate, result.latency.p50, result.latency.p99, result.cpuMicrosecondsPerNotification, result.peakRSSMiB, result.failures))
 default:
     FileHandle.standardError.write(Data(usage.utf8))

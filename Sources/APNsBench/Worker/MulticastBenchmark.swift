@@ -166,19 +166,40 @@ struct MulticastBenchmark {
             print(String(format: "%10d  %15.0f  %15.1f  %15.1f  %12.0f", tokens, median.rate, median.brokerMicroseconds, median.workerMicroseconds, median.peakRSSMiB))
         }
         // The client alone, on a fresh mock each round, for its CPU per notification: the median of as
-        // many rounds as the worker's (one client run varied from 16 to 20 µs here).
+        // many rounds as the worker's (one client run varied from 16 to 20 µs here). It sends as the
+        // worker's senders do: callbacks on the loop that holds its connections, each request to a device
+        // of its own under an apns-id of its own. Until 2026-11-30 it sent from tasks on the cooperative
+        // pool (as the senders did until 2026-11-27) to one device with no apns-id; that run is kept
+        // beside it, so the two yardsticks can be read side by side.
         var clientRuns: [ClientBenchmark.Result] = []
+        var earlierClientRuns: [ClientBenchmark.Result] = []
         for _ in 0..<rounds {
-            let environment = try BenchEnvironment(prefetch: 500, connections: 2)
-            clientRuns.append(try await ClientBenchmark(count: notifications, payload: JobLoader.payload(index: 1), deviceToken: ClientComparison.deviceToken)
-                .run(connections: 2, streamsPerConnection: 1000, port: environment.mock.port))
-            await environment.tearDown()
+            for callers in [ClientBenchmark.Callers.callbacks, .cooperativePool] {
+                let environment = try BenchEnvironment(prefetch: 500, connections: 2)
+                let benchmark = ClientBenchmark(
+                    count: notifications, payload: JobLoader.payload(index: 1), deviceToken: ClientComparison.deviceToken, callers: callers,
+                    distinctDevices: callers == .callbacks ? 10_000 : 0
+                )
+                let result = try await benchmark.run(connections: 2, streamsPerConnection: 1000, port: environment.mock.port)
+                if callers == .callbacks { clientRuns.append(result) } else { earlierClientRuns.append(result) }
+                await environment.tearDown()
+            }
         }
         let client = clientRuns.median(by: \.cpuMicrosecondsPerNotification)
-        print(String(format: "client benchmark (2 connections, 2,000 in flight, as the worker's permits): %.0f notifications/s, %.1f µs CPU per notification (median of %d)", client.rate, client.cpuMicrosecondsPerNotification, clientRuns.count))
+        let earlierClient = earlierClientRuns.median(by: \.cpuMicrosecondsPerNotification)
+        print(String(
+            format: "client benchmark (2 connections, 2,000 in flight, as the worker's permits; callbacks, 10,000 devices, an apns-id each): %.0f notifications/s, %.1f µs CPU per notification (median of %d)",
+            client.rate, client.cpuMicrosecondsPerNotification, clientRuns.count
+        ))
+        print(String(
+            format: "the same from tasks on the cooperative pool to one device without apns-id (the yardstick until 2026-11-30): %.0f notifications/s, %.1f µs CPU per notification",
+            earlierClient.rate, earlierClient.cpuMicrosecondsPerNotification
+        ))
         if let single = medians[1], let hundred = medians[100], let thousand = medians[1000] {
             print(String(format: "100 tokens ÷ 1 token: %.1f× the notifications/s; 1,000 ÷ 1: %.1f×", hundred.rate / single.rate, thousand.rate / single.rate))
-            print(String(format: "worker CPU per notification ÷ client's: %.2f at 100 tokens, %.2f at 1,000", hundred.workerMicroseconds / client.cpuMicrosecondsPerNotification, thousand.workerMicroseconds / client.cpuMicrosecondsPerNotification))
+            print(String(format: "worker CPU per notification ÷ client's: %.2f at 100 tokens, %.2f at 1,000 (against the earlier yardstick: %.2f, %.2f)",
+                         hundred.workerMicroseconds / client.cpuMicrosecondsPerNotification, thousand.workerMicroseconds / client.cpuMicrosecondsPerNotification,
+                         hundred.workerMicroseconds / earlierClient.cpuMicrosecondsPerNotification, thousand.workerMicroseconds / earlierClient.cpuMicrosecondsPerNotification))
         }
         // Memory: 10 jobs of 10,000 tokens in flight at once, against an idle worker's RSS.
         let idle = try await run(tokens: 1, notifications: 1)
