@@ -205,7 +205,7 @@ struct APNsConnectionStateMachineTests {
                     nextStream += 2
                 }
             case 4, 5, 6:
-                guard let streamID = machine.streams.keys.randomElement(using: &random) else { continue }
+                guard let streamID = machine.streams.ids.randomElement(using: &random) else { continue }
                 let reasons: [APNsResponse] = [Self.accepted, .rejected(Self.expired), .rejected(APNsRejection(status: 400, reason: .badDeviceToken)), .rejected(APNsRejection(status: 429, reason: .tooManyProviderTokenUpdates))]
                 if Bool.random(using: &random) {
                     run(machine.responseReceived(streamID, reasons.randomElement(using: &random)!))

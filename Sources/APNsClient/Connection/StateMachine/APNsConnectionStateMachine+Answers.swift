@@ -11,7 +11,7 @@ extension APNsConnectionStateMachine {
 
     /// APNs answered stream `streamID`.
     mutating func responseReceived(_ streamID: Int32, _ response: APNsResponse) -> Actions {
-        guard let stream = streams.removeValue(forKey: streamID) else { return [] }  // timed out already
+        guard let stream = streams.removeValue(for: streamID) else { return [] }  // timed out already
         let context = stream.submission.context
         guard case .rejected(let rejection) = response else {
             // Changed first, reported after: a method call on `self` reads `self` before its arguments.
@@ -36,7 +36,7 @@ extension APNsConnectionStateMachine {
 
     /// Stream `streamID` closed; with an answer already taken, nothing is left to do.
     mutating func streamClosed(_ streamID: Int32, errorCode: HTTP2ErrorCode) -> Actions {
-        guard let stream = streams.removeValue(forKey: streamID) else { return [] }
+        guard let stream = streams.removeValue(for: streamID) else { return [] }
         let context = stream.submission.context
         if errorCode == .refusedStream {
             return [.record(.streamRefused), .resume(context, .notProcessed("stream refused unprocessed"))] + closeIfIdle()
@@ -61,8 +61,8 @@ extension APNsConnectionStateMachine {
         sweepArmed = false
         var actions: Actions = []
         let failure = APNsSendError(.timedOut, .unknown, "no answer within \(timing.requestTimeout); the stream was reset")
-        for streamID in streams.keys.sorted() where streams[streamID]!.deadline <= now {
-            let stream = streams.removeValue(forKey: streamID)!
+        for streamID in streams.ids where streams[streamID]!.deadline <= now {
+            let stream = streams.removeValue(for: streamID)!
             actions += [.record(.timedOut), .resetStream(streamID), .resume(stream.submission.context, .failed(failure))]
         }
         if !streams.isEmpty {

@@ -46,7 +46,7 @@ extension APNsConnectionStateMachine {
     /// HTTP/2 gave `submission` stream `streamID`.
     mutating func streamOpened(_ submission: Submission, as streamID: Int32, now: NIODeadline) -> Actions {
         submitting -= 1
-        streams[streamID] = Stream(submission: submission, deadline: now + timing.requestTimeout)
+        streams.insert(Stream(submission: submission, deadline: now + timing.requestTimeout), for: streamID)
         guard !sweepArmed else { return [] }
         sweepArmed = true
         return Actions(.armTimeoutSweep(in: sweepInterval))

@@ -56,7 +56,7 @@ struct APNsConnectionStateMachine<Context> {
     var phase = Phase.connecting
     var streamLimit: StreamLimit
     var tokenState: ConnectionTokenState?
-    var streams: [Int32: Stream] = [:]
+    var streams = OpenStreams<Stream>()
     /// Submissions handed out and not yet reported opened or failed: the connection is not idle.
     var submitting = 0
     var sweepArmed = false
@@ -103,7 +103,7 @@ struct APNsConnectionStateMachine<Context> {
         phase = .closed
         let lost = APNsSendError(.connectionLost, .unknown, "the connection closed before APNs answered")
         var actions: Actions = []
-        for streamID in streams.keys.sorted() { actions.append(.resume(streams[streamID]!.submission.context, .failed(lost))) }
+        for streamID in streams.ids { actions.append(.resume(streams[streamID]!.submission.context, .failed(lost))) }
         streams.removeAll()
         health.outstandingPing = nil
         actions.append(.report(.closed(failure, wasReady: wasReady)))
