@@ -95,7 +95,7 @@ final class APNsConnectionPool: Sendable {
     /// Streams in use and connections, for tests and metrics.
     var snapshot: (connections: Int, ready: Int, inFlight: Int, waiting: Int, limits: [Int]) {
         state.withLockedValue { locked in
-            let entries = locked.machine.entries.values
+            let entries = locked.machine.entries.map(\.entry)
             let ready = entries.filter { $0.phase == .ready }
             return (entries.count, ready.count, locked.machine.streamsInUse, locked.machine.waitingCount, ready.map(\.limit).sorted())
         }

@@ -57,7 +57,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
     let reconnect: ReconnectDelay
     var random: Random
 
-    private(set) var entries: [ConnectionID: Entry] = [:]
+    private(set) var entries = ConnectionEntries<Entry>()
     private(set) var waiters = CircularBuffer<Waiter>()
     /// Urgent callers waiting: served before every caller of ``waiters``.
     private(set) var urgentWaiters = CircularBuffer<Waiter>()
@@ -85,13 +85,13 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
     }
 
     /// Connections that count toward the target: being opened or serving.
-    var activeCount: Int { entries.values.filter { $0.phase != .draining }.count }
+    var activeCount: Int { entries.reduce(0) { $0 + ($1.entry.phase != .draining ? 1 : 0) } }
     /// Streams reserved across the pool's connections.
-    var streamsInUse: Int { entries.values.reduce(0) { $0 + $1.inFlight } }
+    var streamsInUse: Int { entries.reduce(0) { $0 + $1.entry.inFlight } }
     /// Callers waiting, urgent or not.
     var waitingCount: Int { waiters.count + urgentWaiters.count }
     /// Streams the pool's ready connections allow in total.
-    var streamLimit: Int { entries.values.reduce(0) { $0 + ($1.phase == .ready ? $1.limit : 0) } }
+    var streamLimit: Int { entries.reduce(0) { $0 + ($1.entry.phase == .ready ? $1.entry.limit : 0) } }
 
     // MARK: Requests
 
@@ -125,10 +125,12 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         limit / 10
     }
 
-    /// A stream of `connection` is free again: the oldest waiting callers get it.
-    mutating func release(_ connection: ConnectionID, now: NIODeadline) -> [Action] {
+    /// A stream of `connection` is free again: the oldest waiting callers get it. `now` is read only
+    /// when someone waits: this runs for every answer, and with nobody waiting there is nothing to time.
+    mutating func release(_ connection: ConnectionID, now: @autoclosure () -> NIODeadline) -> [Action] {
         changeInFlight(of: connection, by: -1)
-        return serveWaiters(now: now)
+        guard waitingCount > 0 else { return [] }
+        return serveWaiters(now: now())
     }
 
     /// Waiters past their deadline, failed. They are at the front of their lines: every deadline is
@@ -143,9 +145,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         return expired.map { .fail($0, failure) }
     }
 
-    /// Counts a stream of connection `id` taken (1) or freed (-1). Read and written back rather than
-    /// changed in place: `Dictionary`'s `modify` accessor is a coroutine whose frame is heap-allocated,
-    /// and this runs twice per request.
+    /// Counts a stream of connection `id` taken (1) or freed (-1); this runs twice per request.
     private mutating func changeInFlight(of id: ConnectionID, by change: Int) {
         guard var entry = entries[id] else { return }
         entry.inFlight += change
@@ -195,7 +195,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
 
     /// APNs refused the credential: every connection goes.
     func credentialRejected(_ reason: String) -> [Action] {
-        entries.keys.sorted().map { .retire($0, reason: "credential rejected: \(reason)") }
+        entries.ids.map { .retire($0, reason: "credential rejected: \(reason)") }
     }
 
     /// Connection `id` closed. One that never served is a failed attempt: the backoff grows, and when
@@ -207,7 +207,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
         lastConnectFailure = failure
         nextAttemptDue = nil
         var actions: [Action] = []
-        if !entries.values.contains(where: { $0.phase != .draining }) {
+        if !entries.contains(where: { $0.entry.phase != .draining }) {
             actions = (urgentWaiters + waiters).map { .fail($0.id, failure) }
             urgentWaiters.removeAll()
             waiters.removeAll()
@@ -229,7 +229,7 @@ struct PoolStateMachine<Random: RandomNumberGenerator> {
             urgentWaiters.removeAll()
             waiters.removeAll()
         }
-        return (urgentWaiters + waiters).map { .fail($0.id, failure) } + entries.keys.sorted().map { .retire($0, reason: "client shutdown") }
+        return (urgentWaiters + waiters).map { .fail($0.id, failure) } + entries.ids.map { .retire($0, reason: "client shutdown") }
     }
 
     // MARK: Internals
