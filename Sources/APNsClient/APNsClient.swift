@@ -13,7 +13,7 @@ public final class APNsClient: Sendable {
     public let statistics = APNsClientStatistics()
     private let group: any EventLoopGroup
     private let logger: Logger
-    private let pools = NIOLockedValueBox<[PoolKey: APNsConnectionPool]>([:])
+    private let pools = NIOLockedValueBox(PoolTable<PoolKey, APNsConnectionPool>())
 
     private struct PoolKey: Hashable {
         let credential: String
@@ -83,15 +83,12 @@ public final class APNsClient: Sendable {
     /// Connections and streams of one pool: (connections, ready, streams in flight, callers waiting,
     /// stream limits of ready connections).
     public func poolState(credential: APNsCredential, endpoint: APNsEndpoint) -> (connections: Int, ready: Int, inFlight: Int, waiting: Int, limits: [Int])? {
-        pools.withLockedValue { $0[PoolKey(credential, endpoint)] }?.snapshot
+        pools.withLockedValue { $0.peek(PoolKey(credential, endpoint)) }?.snapshot
     }
 
     /// Stops every pool: waiting callers fail with `shutdown`, connections close once their streams end.
     public func shutdown() {
-        let all = pools.withLockedValue { pools in
-            defer { pools.removeAll() }
-            return Array(pools.values)
-        }
+        let all = pools.withLockedValue { $0.removeAll() }
         for pool in all { pool.shutdown() }
     }
 
@@ -108,10 +105,10 @@ public final class APNsClient: Sendable {
             let (removed, busy) = pools.withLockedValue { pools in
                 var removed: [APNsConnectionPool] = []
                 var busy = 0
-                for (key, pool) in pools where key.credential == name && key.revision == revision {
+                for (key, pool) in pools.all where key.credential == name && key.revision == revision {
                     let state = pool.snapshot
                     if late || (state.inFlight == 0 && state.waiting == 0) {
-                        pools[key] = nil
+                        pools.remove(key)
                         removed.append(pool)
                     } else {
                         busy += 1
@@ -130,19 +127,19 @@ public final class APNsClient: Sendable {
 
     /// Pools open now, by credential name and revision (for tests and metrics).
     public var openPools: [(credential: String, revision: Int)] {
-        pools.withLockedValue { $0.keys.map { ($0.credential, $0.revision) } }
+        pools.withLockedValue { $0.all.map { ($0.key.credential, $0.key.revision) } }
     }
 
     private func pool(for credential: APNsCredential, endpoint: APNsEndpoint) throws -> APNsConnectionPool {
         let key = PoolKey(credential, endpoint)
         return try pools.withLockedValue { pools in
-            if let pool = pools[key] { return pool }
+            if let pool = pools.pool(for: key) { return pool }
             do {
                 let pool = try APNsConnectionPool(
                     credential: credential, endpoint: endpoint, configuration: configuration, group: group,
                     statistics: statistics, logger: logger
                 )
-                pools[key] = pool
+                pools.insert(pool, for: key)
                 return pool
             } catch {
                 throw APNsSendError(.tlsFailed, .notProcessed, "cannot set up TLS for \(credential.name): \(error)")
