@@ -60,6 +60,11 @@ final class JobIntake: Sendable {
         state.withLockedValue { $0.closed ? nil : $0.lanes.start() }
     }
 
+    /// Whether the shard is draining (``close()``).
+    var isClosed: Bool {
+        state.withLockedValue { $0.closed }
+    }
+
     /// Whether nothing will start any more: draining, or the consumer is gone and nothing waits.
     var hasEnded: Bool {
         state.withLockedValue { $0.closed || ($0.inputFinished && $0.lanes.isEmpty) }

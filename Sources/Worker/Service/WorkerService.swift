@@ -20,9 +20,10 @@ public import WorkerConfiguration
 /// processed at once by ``WorkerSettings/jobConcurrency`` (what APNs can have in flight), both divided
 /// among the shards: deliveries beyond it wait in their shard's intake, not yet started. Behind that, the
 /// APNs client's streams and bounded waiting line apply back-pressure. On graceful shutdown each shard
-/// cancels its consumer first, then hands deliveries that never started back to the queue (to a consumer
-/// still open the broker would deliver them straight back), lets started jobs finish within the shutdown
-/// timeout, requeues the rest, and closes.
+/// cancels its consumer first; once every shard's is gone, each hands deliveries that never started back
+/// to the queue (to a consumer still open, even another shard's, the broker would deliver them straight
+/// back: ``OpenConsumers``); each lets started jobs finish within the shutdown timeout, requeues the
+/// rest, and closes.
 public final class WorkerService: Service {
     public let settings: WorkerSettings
     public let gate: CredentialGate
@@ -69,8 +70,12 @@ public final class WorkerService: Service {
         self.gate = gate
         let shared = SharedJobState(settings: settings, credentials: credentials)
         self.shared = shared
+        let consumers = OpenConsumers(shards: amqp.count)
         shards = amqp.enumerated().map { index, client in
-            WorkerShard(ShardShare(index: index, of: amqp.count), of: settings, amqp: client, shared: shared, gate: gate, metrics: metrics, logger: logger)
+            WorkerShard(
+                ShardShare(index: index, of: amqp.count), of: settings, amqp: client, shared: shared, consumers: consumers, gate: gate, metrics: metrics,
+                logger: logger
+            )
         }
         metrics.configurationLoaded()
         recordCredentials(credentials.entries)

@@ -3,6 +3,7 @@ import APNsClient
 import APNsCore
 import Foundation
 import Logging
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 import WorkerConfiguration
@@ -24,13 +25,17 @@ final class WorkerShard: Sendable {
     let processor: JobProcessor
     let intake: JobIntake
     let starter: JobStarter
+    /// Which shards of the worker still consume: a draining shard hands deliveries back once none does.
+    let consumers: OpenConsumers
     let logger: Logger
 
     /// Shard `share` of a worker configured by `whole`, on `amqp`'s event loop (its APNs connections too).
     init(
-        _ share: ShardShare, of whole: WorkerSettings, amqp: AMQPClient, shared: SharedJobState, gate: CredentialGate, metrics: WorkerMetrics, logger: Logger
+        _ share: ShardShare, of whole: WorkerSettings, amqp: AMQPClient, shared: SharedJobState, consumers: OpenConsumers, gate: CredentialGate,
+        metrics: WorkerMetrics, logger: Logger
     ) {
         self.share = share
+        self.consumers = consumers
         settings = whole.shard(share)
         self.amqp = amqp
         var logger = logger
@@ -72,7 +77,15 @@ final class WorkerShard: Sendable {
     /// drains: see ``WorkerService``. `consuming` is called once the consumer started.
     func run(consuming: @escaping @Sendable () -> Void) async throws {
         let queues = consumedQueues
-        guard let inputEnd = try await startConsuming(queues) else {
+        let consumed: AsyncStream<Never>?
+        do {
+            consumed = try await startConsuming(queues)
+        } catch {
+            consumers.consumerGone(shard: share.index)
+            throw error
+        }
+        guard let inputEnd = consumed else {
+            consumers.consumerGone(shard: share.index)
             logger.notice("stopped before consuming")
             apns.shutdown()
             return
@@ -143,12 +156,20 @@ final class WorkerShard: Sendable {
         let (inputEnd, inputEnded) = AsyncStream.makeStream(of: Never.self)
         // Deliveries start on the client's loop as they arrive (JobStarter).
         try await amqp.consume(queues, onLoop: { [starter] batch in starter.arrived(batch) }, finished: { [self] in
-            // Draining: deliveries that never started go back to the queue now that the broker
-            // confirmed the cancel. Before, it would deliver a requeued job straight back to this
-            // consumer, each time counted toward the queue's delivery limit.
-            for delivery in intake.inputFinished() { amqp.onLoop.reject(delivery, requeue: true) }
-            starter.startWaiting()
-            inputEnded.finish()
+            // Draining: deliveries that never started go back to the queue once the broker confirmed
+            // the cancel of every shard's consumer. Before, it would deliver a requeued job straight
+            // back to a consumer of this worker, each time counted toward the queue's delivery limit.
+            let handBack: @Sendable () -> Void = { [amqp, intake, starter] in
+                for delivery in intake.inputFinished() { amqp.onLoop.reject(delivery, requeue: true) }
+                starter.startWaiting()
+                inputEnded.finish()
+            }
+            guard intake.isClosed else {
+                consumers.consumerGone(shard: share.index)
+                return handBack()
+            }
+            // The last shard's consumer may go on another loop; each shard answers on its own.
+            consumers.consumerGone(shard: share.index) { [amqp] in amqp.eventLoop.execute(handBack) }
         })
         return inputEnd
     }
