@@ -44,7 +44,7 @@ struct ClientBenchmark {
     let payload: [UInt8]
     let deviceToken: String
     var callers = Callers.cooperativePool
-    /// When positive (callbacks only), the requests go to this many devices in turn, each under an
+    /// When positive, the requests go to this many devices in turn, each under an
     /// apns-id of its own, as a multicast job's do; zero sends one device's request unchanged, as h2load
     /// sends one request.
     var distinctDevices = 0
@@ -100,10 +100,11 @@ struct ClientBenchmark {
             for _ in 0..<inFlight {
                 group.addTask(executorPreference: executor) {
                     var samples: [Double] = []
-                    while tally.remaining.subtract(1, ordering: .relaxed).oldValue > 0 {
+                    while case let left = tally.remaining.subtract(1, ordering: .relaxed).oldValue, left > 0 {
                         let sent = clock.now
                         do {
-                            guard case .accepted = try await client.send(request, credential: credential, endpoint: endpoint) else {
+                            let addressed = addresses.request(left - 1, from: request)
+                            guard case .accepted = try await client.send(addressed, credential: credential, endpoint: endpoint) else {
                                 tally.failures.add(1, ordering: .relaxed)
                                 continue
                             }

@@ -15,7 +15,7 @@ let usage = """
     usage: apns-bench jwt [--batches N] [--per-batch N]
            apns-bench redact [--batches N] [--per-batch N]                (the log redaction, per logged line)
            apns-bench client [--count N] [--streams N] [--rounds N] [--output DIR]
-           apns-bench client-only --port P [--count N] [--connections C] [--streams N] [--on-loop | --callbacks [--devices N]]
+           apns-bench client-only --port P [--count N] [--connections C] [--streams N] [--on-loop | --callbacks] [--devices N]
            apns-bench worker [--count N] [--rounds R] [--sweep-count N] [--latency-seconds S] [--output DIR]
            apns-bench throughput [--count N] [--prefetch P] [--connections C] [--workers W] [--with-ceiling]
            apns-bench malformed [--count N]                               (a worker on refused jobs, logging at info)

@@ -49,12 +49,10 @@ struct OpenStreams<Value> {
             }
             return
         }
-        // An id displaced earlier, whose bucket has emptied since, moves to it.
-        if displaced.isEmpty || displaced.removeValue(forKey: id) == nil {
-            count += 1
-        }
+        // An id displaced earlier, whose bucket has emptied since, moves to it: it is counted already.
+        let wasDisplaced = !displaced.isEmpty && displaced.removeValue(forKey: id) != nil
         buckets[index] = Entry(id: id, value: value)
-        if count * 2 > buckets.count { grow() }
+        if !wasDisplaced { added() }
     }
 
     /// Takes stream `id`'s value out, if it is held.
