@@ -214,7 +214,8 @@ struct WorkerFlowTests {
         #expect(results.count < 1000, "the stop came after every job was answered")
         #expect(results.count + left.count == 1000)
         #expect(deadLetters.isEmpty)
-        // 4.x counts the close's return of an unstarted delivery once; 3.10 counts nothing.
+        // A job handed back once reads 1 on both releases, one never delivered 0 (on 3.10 and 4.0
+        // alike: 384 and 598 of the 982 left); one handed to a sibling shard and back reads 2.
         let deliveryCounts = left.map { message -> Int64 in
             if case .int(let count) = message.properties.headers["x-delivery-count"] { count } else { 0 }
         }
