@@ -7,8 +7,8 @@ import Synchronization
 /// shard's consumer is still open goes straight to that consumer, which is draining too: it holds the
 /// delivery until its own cancel is confirmed and gives it back again. The job then reaches the next
 /// worker having been counted twice toward the queue's delivery limit (RabbitMQ 3.10 and 4.0 both
-/// count each return), for a drain that pushed nothing. Other workers' consumers are another matter: a job given
-/// back to them is taken and sent, as it should be.
+/// count each return), for a drain that pushed nothing. Other workers' consumers are another matter:
+/// a job given back to them is taken and sent, as it should be.
 final class OpenConsumers: Sendable {
     private struct State {
         /// The shards whose consumer may still be open.

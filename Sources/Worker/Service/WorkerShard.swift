@@ -76,16 +76,11 @@ final class WorkerShard: Sendable {
     /// Connects, declares the topology (when the worker does), consumes until a graceful shutdown, and
     /// drains: see ``WorkerService``. `consuming` is called once the consumer started.
     func run(consuming: @escaping @Sendable () -> Void) async throws {
+        // However the run ends (start-up failed or was cut short, or the drain is over), this shard
+        // consumes no more; when its consumer's end already said so, saying it again changes nothing.
+        defer { consumers.consumerGone(shard: share.index) }
         let queues = consumedQueues
-        let consumed: AsyncStream<Never>?
-        do {
-            consumed = try await startConsuming(queues)
-        } catch {
-            consumers.consumerGone(shard: share.index)
-            throw error
-        }
-        guard let inputEnd = consumed else {
-            consumers.consumerGone(shard: share.index)
+        guard let inputEnd = try await startConsuming(queues) else {
             logger.notice("stopped before consuming")
             apns.shutdown()
             return
