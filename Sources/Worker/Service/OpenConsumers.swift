@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Which of a worker's shards still have a consumer at the broker, so that a draining shard hands its
 /// unstarted deliveries back only once none has.
@@ -17,11 +17,12 @@ final class OpenConsumers: Sendable {
         var waiting: [@Sendable () -> Void] = []
     }
 
-    private let state: Mutex<State>
+    /// A lock ThreadSanitizer can see (docs/decisions.md, "Locks ThreadSanitizer can see").
+    private let state: NIOLockedValueBox<State>
 
     /// A worker of `shards` shards, each with a consumer open or about to be.
     init(shards: Int) {
-        state = Mutex(State(open: Set(0..<shards)))
+        state = NIOLockedValueBox(State(open: Set(0..<shards)))
     }
 
     /// Shard `index` consumes no more (its cancel confirmed, its connection closed, or it never
@@ -29,7 +30,7 @@ final class OpenConsumers: Sendable {
     /// else on the thread of the shard that goes last. Saying so again for the same shard changes
     /// nothing but adds its hand-back.
     func consumerGone(shard index: Int, then handBack: (@Sendable () -> Void)? = nil) {
-        let due: [@Sendable () -> Void] = state.withLock { state in
+        let due: [@Sendable () -> Void] = state.withLockedValue { state in
             state.open.remove(index)
             if let handBack { state.waiting.append(handBack) }
             guard state.open.isEmpty else { return [] }
