@@ -201,6 +201,7 @@ let package = Package(
             dependencies: [
                 "AMQP", "APNsCore", "APNsClient", "CAllocator", "JSON", "TLS", "Worker", "WorkerConfiguration",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -223,6 +224,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "APNsCore", "APNsClient", "MockAPNs", "TLS",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

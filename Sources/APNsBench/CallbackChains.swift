@@ -1,5 +1,6 @@
 import APNsClient
 import APNsCore
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// Sends a benchmark's requests as chains of callbacks, with no task on either side: each answer's
@@ -15,9 +16,9 @@ final class CallbackChains: Sendable {
     /// sends `request` as it is every time.
     let addresses: RequestAddresses
     private let clock = ContinuousClock()
-    private let samples = Mutex<[Double]>([])
-    private let running: Atomic<Int>
-    private let done = Mutex<CheckedContinuation<[Double], Never>?>(nil)
+    private let samples = NIOLockedValueBox<[Double]>([])
+    private let running: Synchronization.Atomic<Int>
+    private let done = NIOLockedValueBox<CheckedContinuation<[Double], Never>?>(nil)
 
     init(client: APNsClient, request: NotificationRequest, addresses: RequestAddresses, credential: APNsCredential, endpoint: APNsEndpoint, tally: Tally, chains: Int) {
         self.client = client
@@ -33,7 +34,7 @@ final class CallbackChains: Sendable {
     /// request's latency in milliseconds.
     func run(chains: Int) async -> [Double] {
         await withCheckedContinuation { continuation in
-            done.withLock { $0 = continuation }
+            done.withLockedValue { $0 = continuation }
             for _ in 0..<chains { sendNext() }
         }
     }
@@ -51,14 +52,14 @@ final class CallbackChains: Sendable {
                 return
             }
             let milliseconds = (clock.now - sent).milliseconds
-            samples.withLock { $0.append(milliseconds) }
+            samples.withLockedValue { $0.append(milliseconds) }
             sendNext()
         }
     }
 
     private func chainEnded() {
         guard running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-        let all = samples.withLock { $0 }
-        done.withLock { $0.take() }?.resume(returning: all)
+        let all = samples.withLockedValue { $0 }
+        done.withLockedValue { $0.take() }?.resume(returning: all)
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 @testable import AMQP
 
@@ -13,41 +13,41 @@ struct ConcurrentDeclarationTests {
 
     @Test("a home node 'down or inaccessible' is tried again after each pause, and the declaration that then succeeds returns")
     func retriedUntilItSucceeds() async throws {
-        let tries = Mutex(0)
-        let slept = Mutex<[Duration]>([])
-        let result = try await ConcurrentDeclaration.retrying(sleep: { pause in slept.withLock { $0.append(pause) } }) {
-            let attempt = tries.withLock { $0 += 1; return $0 }
+        let tries = NIOLockedValueBox(0)
+        let slept = NIOLockedValueBox<[Duration]>([])
+        let result = try await ConcurrentDeclaration.retrying(sleep: { pause in slept.withLockedValue { $0.append(pause) } }) {
+            let attempt = tries.withLockedValue { $0 += 1; return $0 }
             if attempt < 3 { throw midCommit }
             return attempt
         }
         #expect(result == 3)
-        #expect(slept.withLock { $0 } == [.milliseconds(50), .milliseconds(100)])
+        #expect(slept.withLockedValue { $0 } == [.milliseconds(50), .milliseconds(100)])
     }
 
     @Test("a node that stays down: five tries, then the broker's answer is thrown")
     func givesUpAfterThePauses() async {
-        let tries = Mutex(0)
+        let tries = NIOLockedValueBox(0)
         await #expect(throws: midCommit) {
             try await ConcurrentDeclaration.retrying(sleep: { _ in }) {
-                tries.withLock { $0 += 1 }
+                tries.withLockedValue { $0 += 1 }
                 throw midCommit
             }
         }
-        #expect(tries.withLock { $0 } == ConcurrentDeclaration.pauses.count + 1)
+        #expect(tries.withLockedValue { $0 } == ConcurrentDeclaration.pauses.count + 1)
     }
 
     @Test("any other failure is thrown at once: a 404 for something missing, a 406, a lost connection")
     func otherFailuresAreNotRetried() async {
         let others = [missingExchange, AMQPError(.brokerClosed(replyCode: 406), operation: "declare queue q", message: "PRECONDITION_FAILED - inequivalent arg"), AMQPError(.connectionLost, operation: "declare queue q", message: "is down or inaccessible")]
         for failure in others {
-            let tries = Mutex(0)
+            let tries = NIOLockedValueBox(0)
             await #expect(throws: failure) {
                 try await ConcurrentDeclaration.retrying(sleep: { _ in }) {
-                    tries.withLock { $0 += 1 }
+                    tries.withLockedValue { $0 += 1 }
                     throw failure
                 }
             }
-            #expect(tries.withLock { $0 } == 1, "\(failure)")
+            #expect(tries.withLockedValue { $0 } == 1, "\(failure)")
         }
     }
 }

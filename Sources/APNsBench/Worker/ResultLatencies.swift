@@ -1,5 +1,5 @@
 import AMQP
-import Synchronization
+import NIOConcurrencyHelpers
 import Worker
 
 /// Publication → result latencies as a producer sees them: from the moment a job is handed to the
@@ -9,17 +9,17 @@ import Worker
 enum ResultLatencies {
     /// When each job, by its index, was handed to the broker.
     final class PublishTimes: Sendable {
-        private let times = Mutex<[Int: ContinuousClock.Instant]>([:])
+        private let times = NIOLockedValueBox<[Int: ContinuousClock.Instant]>([:])
 
         /// Notes that job `index` is being handed to the broker now.
         func record(_ index: Int) {
             let now = ContinuousClock.now
-            times.withLock { $0[index] = now }
+            times.withLockedValue { $0[index] = now }
         }
 
         /// When job `index` was handed to the broker, if it was.
         func time(of index: Int) -> ContinuousClock.Instant? {
-            times.withLock { $0[index] }
+            times.withLockedValue { $0[index] }
         }
     }
 

@@ -3,6 +3,7 @@ import APNsCore
 import CoreMetrics
 import Foundation
 public import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 public import ServiceLifecycle
@@ -38,7 +39,7 @@ public final class WorkerService: Service {
     /// Shards whose consumer started.
     private let shardsConsuming = Atomic(0)
     /// Keeps the rate limits' worker count current, once every shard consumes (``watchFleetSize()``).
-    private let fleetWatch = Mutex<Task<Void, Never>?>(nil)
+    private let fleetWatch = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     /// A worker of ``WorkerSettings/shardCount(cores:)`` shards, each on one of NIO's shared event loops
     /// with a broker connection of its own.
@@ -147,7 +148,7 @@ public final class WorkerService: Service {
         } : nil
         defer {
             pacing?.cancel()
-            fleetWatch.withLock { $0?.cancel() }
+            fleetWatch.withLockedValue { $0?.cancel() }
         }
         try await withGracefulShutdownHandler {
             try await runShards()
@@ -185,7 +186,7 @@ public final class WorkerService: Service {
     /// One more shard consumes; once all do, start-up is over.
     private func shardConsuming() {
         guard shardsConsuming.add(1, ordering: .relaxed).newValue == shards.count else { return }
-        fleetWatch.withLock { $0 = watchFleetSize() }
+        fleetWatch.withLockedValue { $0 = watchFleetSize() }
         whenConsuming()
     }
 

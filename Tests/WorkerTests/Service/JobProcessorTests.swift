@@ -5,7 +5,6 @@ import DeadLetterTools
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import Synchronization
 import Testing
 import TestSupport
 @testable import Worker
@@ -91,14 +90,14 @@ struct JobProcessorTests {
         superseded.reconnect()
         for (broker, settles) in [(FakeBroker(), "acked"), (returning, "requeued"), (superseded, "dropped")] {
             let processor = try Self.processor(broker: broker, sender: FakeSender())
-            let calls = Mutex<[(acked: [UInt64], rejected: Int)]>([])
+            let calls = NIOLockedValueBox<[(acked: [UInt64], rejected: Int)]>([])
             await processor.process(Self.delivery(Self.job("j-1"), tag: 4, generation: 1)) {
-                calls.withLock { $0.append((broker.acked, broker.rejected.count)) }
+                calls.withLockedValue { $0.append((broker.acked, broker.rejected.count)) }
             }
-            try await Condition.wait("the job is settled (\(settles))") { !calls.withLock { $0.isEmpty } }
+            try await Condition.wait("the job is settled (\(settles))") { !calls.withLockedValue { $0.isEmpty } }
             // Another job through the same processor: a second call for the first would come before its end.
             await processor.process(Self.delivery(Self.job("j-2"), tag: 5, generation: 1))
-            let seen = calls.withLock { $0 }
+            let seen = calls.withLockedValue { $0 }
             #expect(seen.count == 1, "settled once (\(settles))")
             switch settles {
             case "acked": #expect(seen.first?.acked == [4], "after the ack")

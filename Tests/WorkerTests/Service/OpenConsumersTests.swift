@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 @testable import Worker
 
@@ -7,9 +7,9 @@ import Testing
 struct OpenConsumersTests {
     /// The hand-backs that ran, by shard.
     final class Ran: Sendable {
-        private let shards = Mutex<[Int]>([])
-        var all: [Int] { shards.withLock { $0 } }
-        func handBack(_ shard: Int) -> @Sendable () -> Void { { self.shards.withLock { $0.append(shard) } } }
+        private let shards = NIOLockedValueBox<[Int]>([])
+        var all: [Int] { shards.withLockedValue { $0 } }
+        func handBack(_ shard: Int) -> @Sendable () -> Void { { self.shards.withLockedValue { $0.append(shard) } } }
     }
 
     @Test("no shard hands back while another shard still consumes; all do once the last consumer goes")
