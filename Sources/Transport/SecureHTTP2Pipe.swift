@@ -15,7 +15,12 @@ public final class SecureHTTP2Pipe {
     /// Frames gathered for the next TLS record. nghttp2 hands out one frame at a time, and a record per
     /// frame (two per APNs request: HEADERS and DATA) costs an `SSL_write`, a cipher call and 22 bytes
     /// of framing each; gathered, one record carries every frame of a flush up to ``recordSize``.
-    private var gathered: [UInt8] = []
+    ///
+    /// One allocation of a record's size for the pipe's life, and a count, rather than an array: an
+    /// array's `append` spans a call, so Swift checked every access to it for exclusivity at run time,
+    /// four times a request (about 300 instructions), and its growth path was copied for every frame.
+    private let gathered = UnsafeMutableRawBufferPointer.allocate(byteCount: recordSize, alignment: 1)
+    private var gatheredCount = 0
 
     /// TLS's largest record plaintext (RFC 8446 §5.1).
     public static let recordSize = 16_384
@@ -23,6 +28,10 @@ public final class SecureHTTP2Pipe {
     public init(tls: TLSConnection, makeSession: @escaping () throws -> HTTP2Session) {
         self.tls = tls
         self.makeSession = makeSession
+    }
+
+    deinit {
+        gathered.deallocate()
     }
 
     /// Starts the handshake (a client's ClientHello); servers wait for the peer instead.
@@ -51,22 +60,23 @@ public final class SecureHTTP2Pipe {
     /// waits for ``readCiphertext(into:)``.
     public func flushSession() throws {
         guard let session else { return }
-        if gathered.capacity < Self.recordSize { gathered.reserveCapacity(Self.recordSize) }
         try session.send { frame in
-            if gathered.count + frame.count > Self.recordSize { try writeGathered() }
+            if gatheredCount + frame.count > Self.recordSize { try writeGathered() }
             if frame.count >= Self.recordSize {
                 try tls.writePlaintext(frame)  // already a record's worth: no copy
             } else {
-                gathered.append(contentsOf: frame)
+                UnsafeMutableRawBufferPointer(rebasing: gathered[gatheredCount...]).copyMemory(from: frame)
+                gatheredCount += frame.count
             }
         }
         try writeGathered()
     }
 
     private func writeGathered() throws {
-        guard !gathered.isEmpty else { return }
-        defer { gathered.removeAll(keepingCapacity: true) }
-        try gathered.withUnsafeBytes { try tls.writePlaintext($0) }
+        guard gatheredCount > 0 else { return }
+        let record = UnsafeRawBufferPointer(rebasing: gathered[..<gatheredCount])
+        gatheredCount = 0
+        try tls.writePlaintext(record)
     }
 
     /// Bytes waiting for the socket.
