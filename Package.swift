@@ -59,10 +59,13 @@ let package = Package(
         // without hashing.
         .target(name: "NumberedWindows", swiftSettings: swiftSettings),
         .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: swiftSettings),
+        // What an AMQP client is configured with (endpoints, TLS, timings) and the error its checks
+        // throw: loading a configuration needs these, not the client's event loops or rabbitmq-c.
+        .target(name: "AMQPConfiguration", dependencies: ["TLS"], swiftSettings: swiftSettings),
         .target(
             name: "AMQP",
             dependencies: [
-                "CRabbitMQ", "NumberedWindows", "TLS", "Transport",
+                "AMQPConfiguration", "CRabbitMQ", "NumberedWindows", "TLS", "Transport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -103,7 +106,7 @@ let package = Package(
         // The worker's configuration: one YAML file, environment overrides, secrets by file, check-config.
         .target(
             name: "WorkerConfiguration",
-            dependencies: ["AMQP", "APNsCore", "TLS", .product(name: "Yams", package: "Yams")],
+            dependencies: ["AMQPConfiguration", "APNsCore", "TLS", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
 

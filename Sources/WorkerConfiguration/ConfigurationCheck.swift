@@ -1,5 +1,5 @@
 public import Foundation
-import AMQP
+import AMQPConfiguration
 import APNsCore
 import TLS
 

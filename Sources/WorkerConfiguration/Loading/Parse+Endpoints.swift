@@ -1,5 +1,5 @@
 import APNsCore
-import AMQP
+import AMQPConfiguration
 
 extension Parse {
     /// `host:port`, or `[v6-address]:port`.

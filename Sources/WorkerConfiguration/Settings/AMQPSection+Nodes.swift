@@ -1,4 +1,4 @@
-public import AMQP
+public import AMQPConfiguration
 
 extension AMQPSection {
     /// The AMQP client options this section describes: every URL parsed (one parser, the client's own),

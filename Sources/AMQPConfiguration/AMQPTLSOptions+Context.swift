@@ -1,10 +1,10 @@
-internal import TLS
+package import TLS
 
 extension AMQPTLSOptions {
     /// The TLS context for `amqps` endpoints: the CA file (or the system store), the client certificate
     /// and key (a key readable by other accounts is refused, as every key the worker reads), and the
     /// verification asked for. Throws `.invalidArgument` naming the file at fault.
-    func makeContext() throws(AMQPError) -> TLSContext {
+    package func makeContext() throws(AMQPError) -> TLSContext {
         var identity: TLSIdentity?
         switch (certificateFile, keyFile) {
         case (let certificate?, let key?): identity = .pem(certificatePath: certificate, privateKeyPath: key)
