@@ -30,7 +30,7 @@ bin=$(mktemp -d)
 started_broker=false
 cleanup() {
   rm -rf "$bin"
-  if $started_broker; then scripts/rabbitmq.sh stop > /dev/null; fi
+  if $started_broker; then scripts/rabbitmq.sh forget > /dev/null; fi
 }
 trap cleanup EXIT
 cp .build/release/apns-bench .build/release/mock-apns "$bin/"

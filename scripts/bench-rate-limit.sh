@@ -23,7 +23,7 @@ started_broker=false
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  if $started_broker; then scripts/rabbitmq.sh stop > /dev/null; fi
+  if $started_broker; then scripts/rabbitmq.sh forget > /dev/null; fi
 }
 trap cleanup EXIT
 if ! scripts/rabbitmq.sh status > /dev/null 2>&1; then scripts/rabbitmq.sh start > /dev/null; started_broker=true; fi

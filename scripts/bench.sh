@@ -13,7 +13,7 @@ for package in python3-matplotlib strace; do
   fi
 done
 scripts/rabbitmq.sh start
-trap 'scripts/rabbitmq.sh stop' EXIT
+trap 'scripts/rabbitmq.sh forget' EXIT
 eval "$(scripts/rabbitmq.sh env)"
 # Built as the image builds the worker (docker/Dockerfile). One product at a time: with the Swift
 # runtime linked statically there is no swift-testing, which the test targets' support library imports.
@@ -43,11 +43,11 @@ echo "== where the worker's CPU goes (perf)"
 echo "== a credential's rate limit (2,000/s) held over 30 s"
 scripts/bench-rate-limit.sh 2000 30 | tee "$out/rate-limit.txt"
 echo "== one jobs queue against three partitions, on a three-node cluster"
-scripts/rabbitmq.sh stop
-trap 'scripts/rabbitmq-cluster.sh stop; scripts/rabbitmq.sh stop' EXIT
+scripts/rabbitmq.sh forget
+trap 'scripts/rabbitmq-cluster.sh forget; scripts/rabbitmq.sh forget' EXIT
 scripts/rabbitmq-cluster.sh fresh
 .build/release/apns-bench partitions --count "${PARTITION_JOBS:-60000}" --rounds 3 | tee "$out/partitions.txt"
-scripts/rabbitmq-cluster.sh stop
+scripts/rabbitmq-cluster.sh forget
 /usr/bin/python3 scripts/plot-bench.py "$out"
 /usr/bin/python3 scripts/write-benchmarks-doc.py "$out" > docs/benchmarks.md
 echo "docs/benchmarks.md regenerated"

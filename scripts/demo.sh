@@ -26,7 +26,7 @@ pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  scripts/rabbitmq.sh stop > /dev/null
+  scripts/rabbitmq.sh forget > /dev/null
 }
 trap cleanup EXIT
 

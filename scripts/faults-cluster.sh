@@ -15,7 +15,7 @@ scripts/install-deps.sh
 # one in 4.3 (make test's quick subset covers 4.0's default, Mnesia); APNS_RABBITMQ_KHEPRI=0 opts out.
 if [ "${APNS_RABBITMQ_VERSION:-3.10}" = 4.0 ]; then export APNS_RABBITMQ_KHEPRI=${APNS_RABBITMQ_KHEPRI:-1}; fi
 scripts/rabbitmq-cluster.sh fresh
-trap 'scripts/rabbitmq-cluster.sh stop' EXIT
+trap 'scripts/rabbitmq-cluster.sh forget' EXIT
 swift build --build-tests "$@"
 # shellcheck source=scripts/fault-worker.sh
 source scripts/fault-worker.sh

@@ -2,9 +2,10 @@
 # A three-node RabbitMQ cluster on loopback for the cluster fault tier: nodes rabbit1@localhost …
 # rabbit3@localhost, AMQP on 127.0.0.1:5681-5683 (distribution on 25681-25683), one Erlang cookie,
 # each node's state under .scratch/cluster/nodeN. It stops only processes it started itself.
-#   scripts/rabbitmq-cluster.sh start | fresh | stop | status | env
+#   scripts/rabbitmq-cluster.sh start | fresh | stop | forget | status | env
 #   scripts/rabbitmq-cluster.sh kill N | stop-node N | restart N | ctl N ARGS...
-# `fresh` stops what is left of an earlier cluster, deletes its state and starts a new one.
+# `fresh` stops what is left of an earlier cluster, deletes its state and starts a new one; `forget`
+# stops it and deletes its state and data (scripts that started it for their own run end with it).
 # `kill` is kill -9 of node N; `stop-node` stops it cleanly; `restart` starts it again (it rejoins the
 # cluster from its own state). `env` prints APNS_TEST_AMQP_URLS (the three nodes, comma-separated).
 # APNS_RABBITMQ_VERSION=4.0 starts RabbitMQ 4.0 instead of the host's 3.10 (scripts/rabbitmq-version.sh);
@@ -168,10 +169,15 @@ stop() {
 
 # A cluster formed now from no state: a node left from an earlier run may hold another cluster's.
 fresh() {
-  stop > /dev/null 2>&1 || true
+  forget > /dev/null 2>&1 || true
+  start
+}
+
+# No cluster, and nothing of one left: its data is in RAM and outlives a stop.
+forget() {
+  stop
   rm -rf "$state"
   rabbitmq_forget "$state"
-  start
 }
 
 status() {
@@ -200,11 +206,12 @@ case "${1:-}" in
   start) start ;;
   fresh) fresh ;;
   stop) stop ;;
+  forget) forget ;;
   status) status ;;
   env) echo "export APNS_TEST_AMQP_URLS=$(for n in "${nodes[@]}"; do printf 'amqp://guest:guest@127.0.0.1:%s/,' "$(port_of "$n")"; done | sed 's/,$//')" ;;
   kill) node_arg "${2:-}" kill; with_node "$2" kill_node ;;
   stop-node) node_arg "${2:-}" stop-node; with_node "$2" stop_node ;;
   restart) node_arg "${2:-}" restart; with_node "$2" start_node ;;
   ctl) node_arg "${2:-}" ctl; n=$2; shift 2; with_node "$n" rabbitmqctl "$@" ;;
-  *) echo "usage: $0 start|fresh|stop|status|env|kill N|stop-node N|restart N|ctl N ARGS..." >&2; exit 2 ;;
+  *) echo "usage: $0 start|fresh|stop|forget|status|env|kill N|stop-node N|restart N|ctl N ARGS..." >&2; exit 2 ;;
 esac

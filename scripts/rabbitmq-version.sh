@@ -45,7 +45,8 @@ rabbitmq_use() {
 # build's gigabytes one fsync can wait seconds: a clean-clone CI run saw every request to the 4.0 node
 # time out at once 30 s into the tests, and quorum queue declarations fail with cluster_not_formed.
 # In RAM, data outlives a node's stop, kill -9 and restart, as on a disk, but not the machine; no test
-# here is about the disk. rabbitmq_forget FOLDER deletes it (the cluster's `fresh`, `make clean`).
+# here is about the disk. rabbitmq_forget FOLDER deletes it (`forget` of either broker script, the
+# cluster's `fresh`, `make clean`).
 rabbitmq_ram() { echo "/dev/shm/apns-rabbitmq$1"; }
 rabbitmq_forget() { rm -rf --one-file-system "$(rabbitmq_ram "$1")"; }
 

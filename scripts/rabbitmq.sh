@@ -2,7 +2,9 @@
 # Starts, stops or checks a private RabbitMQ node for the tests and the demo. Everything it writes lives
 # under one scratch folder but its data, which is in RAM (rabbitmq_ram in scripts/rabbitmq-version.sh);
 # it listens on loopback only, and it stops only processes it started itself.
-#   scripts/rabbitmq.sh start | stop | status | env | ctl ARGS...
+#   scripts/rabbitmq.sh start | stop | forget | status | env | ctl ARGS...
+# `forget` stops the node and deletes its data: scripts that started it for their own run end with it,
+# since the data (in RAM) outlives a stop, and a clone deleted with it left hundreds of MiB behind.
 # `ctl` runs rabbitmqctl against this node with its environment, e.g. `ctl list_connections name`.
 # APNS_RABBITMQ_VERSION=4.0 starts RabbitMQ 4.0 instead of the host's 3.10 (scripts/rabbitmq-version.sh).
 set -euo pipefail
@@ -90,13 +92,19 @@ stop() {
   echo "rabbitmq: stopped"
 }
 
+forget() {
+  stop
+  rabbitmq_forget "$state"
+}
+
 # Every command acts on the node as it was started; start then takes the version asked for.
 use "$(rabbitmq_recorded)"
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
+  forget) forget ;;
   status) if running; then echo "running on 127.0.0.1:$port"; else echo "not running"; exit 1; fi ;;
   env) echo "export APNS_TEST_AMQP_URL=amqp://guest:guest@127.0.0.1:$port/ APNS_TEST_AMQPS_PORT=$((port + 1000)) APNS_TEST_BROKER_METRICS=127.0.0.1:$((port + 10000))" ;;
   ctl) shift; rabbitmq_exec rabbitmqctl "$@" ;;
-  *) echo "usage: $0 start|stop|status|env|ctl ARGS..." >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|forget|status|env|ctl ARGS..." >&2; exit 2 ;;
 esac

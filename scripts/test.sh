@@ -15,18 +15,18 @@ for version in $versions; do
   echo "== RabbitMQ $version"
   export APNS_RABBITMQ_VERSION=$version
   scripts/rabbitmq.sh start
-  trap 'scripts/rabbitmq.sh stop' EXIT
+  trap 'scripts/rabbitmq.sh forget' EXIT
   eval "$(scripts/rabbitmq.sh env)"
   swift test --skip-build "$@"
-  scripts/rabbitmq.sh stop
+  scripts/rabbitmq.sh forget
   trap - EXIT
   # A filtered run is for quick iterations: one version, and no cluster.
   if [ $# -gt 0 ]; then exit 0; fi
   # The cluster tier's quick subset (`make faults-cluster` runs all of it): three RabbitMQ nodes, the
   # leader's kill -9 under load.
-  trap 'scripts/rabbitmq-cluster.sh stop' EXIT
+  trap 'scripts/rabbitmq-cluster.sh forget' EXIT
   scripts/rabbitmq-cluster.sh fresh
   APNS_FAULTS=cluster-quick swift test --skip-build --filter FaultSuiteTests
-  scripts/rabbitmq-cluster.sh stop
+  scripts/rabbitmq-cluster.sh forget
   trap - EXIT
 done
